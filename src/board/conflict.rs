@@ -1,0 +1,79 @@
+//! [`Conflict`]: why a digit cannot be placed.
+
+use std::fmt;
+
+use super::Region;
+
+/// Why [`Board::place`](crate::Board::place) refused a digit: the Swift
+/// seed's consistency error.
+///
+/// Rows and columns are counted from 0 in the fields and from 1 in the
+/// message, which is meant for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Conflict {
+    /// The cell index is past the last cell.
+    CellOutOfRange {
+        /// The index given.
+        cell: usize,
+        /// How many cells the board has.
+        cells: usize,
+    },
+    /// The digit is 0 or larger than the board's side.
+    DigitOutOfRange {
+        /// The digit given.
+        digit: u8,
+        /// The largest digit of the board.
+        side: usize,
+    },
+    /// The cell already holds a digit.
+    Filled {
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The digit it holds.
+        digit: u8,
+    },
+    /// Another cell of one of the cell's regions holds the same digit.
+    Repeated {
+        /// The digit.
+        digit: u8,
+        /// The region the two cells share.
+        region: Region,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The row of the cell that already holds the digit.
+        peer_row: usize,
+        /// The column of the cell that already holds the digit.
+        peer_col: usize,
+    },
+}
+
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Conflict::CellOutOfRange { cell, cells } => {
+                write!(f, "cell {cell} is off the board; use an index below {cells}")
+            }
+            Conflict::DigitOutOfRange { digit, side } => {
+                write!(f, "digit {digit} is out of range; use a digit from 1 to {side}")
+            }
+            Conflict::Filled { row, col, digit } => {
+                write!(f, "row {}, column {} already holds {digit}; choose an empty cell", row + 1, col + 1)
+            }
+            Conflict::Repeated { digit, region, row, col, peer_row, peer_col } => write!(
+                f,
+                "{digit} cannot go at row {}, column {}: the {region} already has it at row {}, column {}",
+                row + 1,
+                col + 1,
+                peer_row + 1,
+                peer_col + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Conflict {}

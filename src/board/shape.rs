@@ -1,0 +1,324 @@
+//! [`Shape`]: the size, box layout and extra regions of a board, and the
+//! cached [`Geometry`] (units and peers) that every board of a shape shares.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
+pub const MAX_SIDE: usize = 25;
+
+/// The layout of a board: boxes of `box_rows` x `box_cols` cells on a board
+/// whose side is `box_rows * box_cols`, optionally with both main diagonals
+/// as extra regions (X-sudoku).
+///
+/// Every region is data (a list of cells), so further regions such as
+/// windoku windows would be more entries in the same list.
+///
+/// ```
+/// use lazydoku::Shape;
+///
+/// let six = Shape::new(2, 3);
+/// assert_eq!(six.side(), 6);
+/// assert_eq!(six.cells(), 36);
+/// assert_eq!(Shape::from_side(16), Some(Shape::new(4, 4)));
+/// assert_eq!(Shape::from_side(12), Some(Shape::new(3, 4)));
+/// assert_eq!(Shape::from_side(7), None); // 7 is no product r x c with r, c >= 2
+/// assert_eq!(Shape::NINE.with_diagonals().to_string(), "3x3 X");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape {
+    box_rows: u8,
+    box_cols: u8,
+    diagonals: bool,
+}
+
+impl Shape {
+    /// The classic 9x9 board with 3x3 boxes.
+    pub const NINE: Shape = Shape::new(3, 3);
+
+    /// Boxes of `box_rows` x `box_cols` cells, on a side of their product.
+    ///
+    /// # Panics
+    ///
+    /// When either factor is below 2 or the side is above 25. Use
+    /// [`Shape::try_new`] for values that come from input.
+    #[must_use]
+    pub const fn new(box_rows: usize, box_cols: usize) -> Shape {
+        match Shape::try_new(box_rows, box_cols) {
+            Some(shape) => shape,
+            None => panic!("a shape needs box sides of at least 2 and a board side of at most 25"),
+        }
+    }
+
+    /// Boxes of `box_rows` x `box_cols` cells, or `None` when either factor is
+    /// below 2 or the side `box_rows * box_cols` is above 25.
+    #[must_use]
+    pub const fn try_new(box_rows: usize, box_cols: usize) -> Option<Shape> {
+        if box_rows < 2 || box_cols < 2 || box_rows * box_cols > MAX_SIDE {
+            return None;
+        }
+        #[expect(clippy::cast_possible_truncation, reason = "both are at most 12 here")]
+        Some(Shape { box_rows: box_rows as u8, box_cols: box_cols as u8, diagonals: false })
+    }
+
+    /// The usual shape for a side: square boxes where the side is a square,
+    /// otherwise the factors `r x c` with `r <= c` closest to square
+    /// (6 is 2x3, 12 is 3x4). `None` for a side that has no such factors.
+    #[must_use]
+    pub const fn from_side(side: usize) -> Option<Shape> {
+        let mut rows = 1;
+        let mut best = None;
+        while rows * rows <= side {
+            if rows >= 2 && side % rows == 0 {
+                best = Shape::try_new(rows, side / rows);
+            }
+            rows += 1;
+        }
+        best
+    }
+
+    /// The same shape with both main diagonals as extra regions (X-sudoku).
+    #[must_use]
+    pub const fn with_diagonals(self) -> Shape {
+        Shape { diagonals: true, ..self }
+    }
+
+    /// Rows in a box.
+    #[must_use]
+    pub const fn box_rows(self) -> usize {
+        self.box_rows as usize
+    }
+
+    /// Columns in a box.
+    #[must_use]
+    pub const fn box_cols(self) -> usize {
+        self.box_cols as usize
+    }
+
+    /// Whether both main diagonals are regions too.
+    #[must_use]
+    pub const fn has_diagonals(self) -> bool {
+        self.diagonals
+    }
+
+    /// Cells in a row, a column or a box; also the number of symbols.
+    #[must_use]
+    pub const fn side(self) -> usize {
+        self.box_rows() * self.box_cols()
+    }
+
+    /// Cells on the board.
+    #[must_use]
+    pub const fn cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// The cell index of `row` and `col`, both from 0: `row * side + col`.
+    #[must_use]
+    pub const fn cell(self, row: usize, col: usize) -> usize {
+        row * self.side() + col
+    }
+
+    /// The symbol for `digit` (1 to side): `1-9`, then `A-Z`.
+    ///
+    /// ```
+    /// assert_eq!(lazydoku::Shape::symbol(10), Some('A'));
+    /// assert_eq!(lazydoku::Shape::symbol(0), None);
+    /// ```
+    #[must_use]
+    pub const fn symbol(digit: u8) -> Option<char> {
+        match digit {
+            1..=9 => Some((b'0' + digit) as char),
+            10..=25 => Some((b'A' + digit - 10) as char),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn geometry(self) -> &'static Geometry {
+        // One slot per possible shape; each geometry is built once and shared
+        // by every board of that shape, so boards carry a plain reference.
+        const SLOTS: usize = (MAX_SIDE + 1) * (MAX_SIDE + 1) * 2;
+        static CACHE: [OnceLock<Geometry>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+        let slot = (self.box_rows() * (MAX_SIDE + 1) + self.box_cols()) * 2 + usize::from(self.diagonals);
+        CACHE[slot].get_or_init(|| Geometry::new(self))
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.box_rows, self.box_cols)?;
+        if self.diagonals {
+            f.write_str(" X")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shape({self})")
+    }
+}
+
+/// Which kind of region a unit is, for error messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box.
+    Box,
+    /// One of the two main diagonals.
+    Diagonal,
+}
+
+impl fmt::Display for Region {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Region::Row => "row",
+            Region::Column => "column",
+            Region::Box => "box",
+            Region::Diagonal => "diagonal",
+        })
+    }
+}
+
+/// Units and peers of one shape, computed once.
+#[derive(Debug)]
+pub(crate) struct Geometry {
+    pub(crate) shape: Shape,
+    pub(crate) side: usize,
+    pub(crate) cells: usize,
+    /// All digits: bits `0..side`.
+    pub(crate) full: u32,
+    /// `side` cells per unit: rows, then columns, boxes and diagonals.
+    unit_cells: Vec<u16>,
+    units: usize,
+    /// Peers of cell `c` are `peers[peer_start[c]..peer_start[c + 1]]`.
+    peers: Vec<u16>,
+    peer_start: Vec<u32>,
+}
+
+impl Geometry {
+    fn new(shape: Shape) -> Geometry {
+        let side = shape.side();
+        let cells = side * side;
+        let (br, bc) = (shape.box_rows(), shape.box_cols());
+        let mut units: Vec<Vec<usize>> = Vec::new();
+        units.extend((0..side).map(|r| (0..side).map(|c| r * side + c).collect()));
+        units.extend((0..side).map(|c| (0..side).map(|r| r * side + c).collect()));
+        // Boxes are numbered row-major: `side / box_cols` boxes across.
+        units.extend((0..side).map(|b| {
+            let (top, left) = ((b / br) * br, (b % br) * bc);
+            (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()
+        }));
+        if shape.diagonals {
+            units.push((0..side).map(|i| i * side + i).collect());
+            units.push((0..side).map(|i| i * side + side - 1 - i).collect());
+        }
+        let mut peers = Vec::new();
+        let mut peer_start = vec![0];
+        for cell in 0..cells {
+            let mut mine: Vec<usize> =
+                units.iter().filter(|u| u.contains(&cell)).flatten().copied().filter(|&p| p != cell).collect();
+            mine.sort_unstable();
+            mine.dedup();
+            peers.extend(mine.iter().map(|&p| to_u16(p)));
+            peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells with 68 peers each"));
+        }
+        Geometry {
+            shape,
+            side,
+            cells,
+            full: (1 << side) - 1,
+            units: units.len(),
+            unit_cells: units.iter().flatten().map(|&c| to_u16(c)).collect(),
+            peers,
+            peer_start,
+        }
+    }
+
+    pub(crate) fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    }
+
+    pub(crate) fn units(&self) -> std::slice::ChunksExact<'_, u16> {
+        self.unit_cells.chunks_exact(self.side)
+    }
+
+    /// The region kind of unit `index` (in the order of [`Geometry::units`]).
+    pub(crate) fn region(&self, index: usize) -> Region {
+        match index / self.side {
+            0 => Region::Row,
+            1 => Region::Column,
+            2 => Region::Box,
+            _ => Region::Diagonal,
+        }
+    }
+
+    /// The number of units.
+    #[cfg_attr(not(test), expect(dead_code, reason = "used by tests"))]
+    pub(crate) fn unit_count(&self) -> usize {
+        self.units
+    }
+}
+
+fn to_u16(cell: usize) -> u16 {
+    u16::try_from(cell).expect("at most 625 cells")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nine_has_twenty_peers_and_twenty_seven_units() {
+        let g = Shape::NINE.geometry();
+        assert_eq!(g.unit_count(), 27);
+        assert!((0..81).all(|c| g.peers(c).len() == 20));
+    }
+
+    #[test]
+    fn diagonals_add_peers_only_on_the_diagonals() {
+        let g = Shape::NINE.with_diagonals().geometry();
+        assert_eq!(g.unit_count(), 29);
+        assert_eq!(g.peers(0).len(), 20 + 6); // the main diagonal adds 8, two already peers
+        assert_eq!(g.peers(40).len(), 20 + 12); // the centre is on both
+        assert_eq!(g.peers(1).len(), 20);
+    }
+
+    #[test]
+    fn boxes_of_two_by_three_tile_the_six_board() {
+        let g = Shape::new(2, 3).geometry();
+        let boxes: Vec<&[u16]> = g.units().skip(12).collect();
+        assert_eq!(boxes[0], [0, 1, 2, 6, 7, 8]);
+        assert_eq!(boxes[1], [3, 4, 5, 9, 10, 11]);
+        assert_eq!(boxes[5], [27, 28, 29, 33, 34, 35]);
+    }
+
+    #[test]
+    fn from_side_prefers_square_then_closest_factors() {
+        let got: Vec<(usize, Option<(usize, usize)>)> = [4, 6, 7, 8, 9, 10, 12, 15, 16, 20, 25, 26]
+            .into_iter()
+            .map(|s| (s, Shape::from_side(s).map(|sh| (sh.box_rows(), sh.box_cols()))))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (4, Some((2, 2))),
+                (6, Some((2, 3))),
+                (7, None),
+                (8, Some((2, 4))),
+                (9, Some((3, 3))),
+                (10, Some((2, 5))),
+                (12, Some((3, 4))),
+                (15, Some((3, 5))),
+                (16, Some((4, 4))),
+                (20, Some((4, 5))),
+                (25, Some((5, 5))),
+                (26, None),
+            ]
+        );
+    }
+}

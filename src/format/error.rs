@@ -1,0 +1,190 @@
+//! [`ParseError`]: what is wrong with a puzzle's text, and where.
+
+use std::fmt;
+
+use crate::board::{Region, Shape};
+
+/// Why a text is not a puzzle. Lines and columns count from 1, columns in
+/// characters; rows and columns of the board count from 1 too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// Nothing but blank and comment lines.
+    Empty,
+    /// A character that is no symbol, empty mark or separator of this board.
+    InvalidSymbol {
+        /// The character found.
+        ch: char,
+        /// Where it is.
+        line: usize,
+        /// Where it is.
+        column: usize,
+        /// The side of the board being read (0 when not known yet).
+        side: usize,
+    },
+    /// A one-line puzzle whose cell count is not the square of a supported side.
+    CellCount {
+        /// Cells found.
+        found: usize,
+        /// The line.
+        line: usize,
+    },
+    /// A grid row with a different number of cells than the first row.
+    RowLength {
+        /// The line of the row.
+        line: usize,
+        /// Cells found on it.
+        found: usize,
+        /// Cells on the first row.
+        expected: usize,
+    },
+    /// A grid with a different number of rows than cells in a row.
+    RowCount {
+        /// Rows found.
+        found: usize,
+        /// Cells in a row, which is how many rows a square board has.
+        expected: usize,
+    },
+    /// A side that is no product `r x c` with `r, c >= 2` and at most 25.
+    UnsupportedSide {
+        /// The side found.
+        side: usize,
+    },
+    /// The board does not fit the shape that was asked for, or its
+    /// separators disagree with it.
+    ShapeMismatch {
+        /// The shape asked for, or the one the separators show.
+        expected: Shape,
+        /// Box rows and columns found.
+        found: (usize, usize),
+    },
+    /// The nested-matrix form is malformed.
+    Matrix {
+        /// What the reader expected there.
+        expected: &'static str,
+        /// What it found (`None` at the end of the input).
+        found: Option<char>,
+        /// Where.
+        line: usize,
+        /// Where.
+        column: usize,
+    },
+    /// A number in a nested matrix that is larger than the board's side.
+    ValueOutOfRange {
+        /// The number.
+        value: u64,
+        /// The largest digit of the board.
+        side: usize,
+        /// Where.
+        line: usize,
+        /// Where.
+        column: usize,
+    },
+    /// Two givens repeat a digit in one region.
+    Repeated {
+        /// The repeated digit.
+        digit: u8,
+        /// The region they share.
+        region: Region,
+        /// Row and column (from 1) of the earlier given.
+        first: (usize, usize),
+        /// Row and column (from 1) of the later given.
+        second: (usize, usize),
+        /// Where the later given is in the input.
+        line: usize,
+        /// Where the later given is in the input.
+        column: usize,
+    },
+    /// Hexadecimal symbols were asked for on a board whose side is not 16.
+    HexNeedsSixteen {
+        /// The side found.
+        side: usize,
+    },
+}
+
+impl ParseError {
+    /// The line and column the error points at, when it points at one.
+    #[must_use]
+    pub fn position(&self) -> Option<(usize, usize)> {
+        match *self {
+            ParseError::InvalidSymbol { line, column, .. }
+            | ParseError::Matrix { line, column, .. }
+            | ParseError::ValueOutOfRange { line, column, .. }
+            | ParseError::Repeated { line, column, .. } => Some((line, column)),
+            ParseError::CellCount { line, .. } | ParseError::RowLength { line, .. } => Some((line, 1)),
+            _ => None,
+        }
+    }
+}
+
+fn sides() -> String {
+    (4..=crate::board::MAX_SIDE)
+        .filter(|&s| Shape::from_side(s).is_some())
+        .map(|s| (s * s).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseError::Empty => f.write_str("no puzzle found: the input is empty or all comments"),
+            ParseError::InvalidSymbol { ch, line, column, side } => {
+                write!(f, "line {line}, column {column}: {ch:?} is not a cell of ")?;
+                match side {
+                    0 => f.write_str("a puzzle"),
+                    1..=9 => write!(f, "a {side}x{side} board; use 1-{side} for digits and '.', '0' or '_' for empty"),
+                    _ => write!(
+                        f,
+                        "a {side}x{side} board; use 1-9 and A-{} for digits and '.' or '_' for empty",
+                        Shape::symbol(u8::try_from(side).unwrap_or(25)).unwrap_or('P')
+                    ),
+                }
+            }
+            ParseError::CellCount { found, line } => write!(
+                f,
+                "line {line}: a one-line puzzle has {found} cells, but it needs the square of a board side: one of {}",
+                sides()
+            ),
+            ParseError::RowLength { line, found, expected } => write!(
+                f,
+                "line {line}: this row has {found} cells but the first row has {expected}; every row needs the same number"
+            ),
+            ParseError::RowCount { found, expected } => write!(
+                f,
+                "the grid has {found} rows but its rows have {expected} cells; a board needs as many rows as columns"
+            ),
+            ParseError::UnsupportedSide { side } => write!(
+                f,
+                "a board of side {side} is not supported; the side must be r x c with r, c >= 2 and at most 25"
+            ),
+            ParseError::ShapeMismatch { expected, found: (r, c) } => write!(
+                f,
+                "the board has boxes of {r}x{c} but {expected} was expected; check the shape or the separators"
+            ),
+            ParseError::Matrix { expected, found, line, column } => match found {
+                Some(ch) => write!(f, "line {line}, column {column}: expected {expected} in the matrix, found {ch:?}"),
+                None => write!(f, "line {line}, column {column}: expected {expected} in the matrix, found the end of input"),
+            },
+            ParseError::ValueOutOfRange { value, side, line, column } => write!(
+                f,
+                "line {line}, column {column}: {value} is out of range; use 1 to {side} for digits and 0 or null for empty"
+            ),
+            ParseError::Repeated { digit, region, first: (r1, c1), second: (r2, c2), line, column } => write!(
+                f,
+                "line {line}, column {column}: {} at row {r2}, column {c2} repeats the {} at row {r1}, column {c1} in the same {region}",
+                symbol(digit),
+                symbol(digit)
+            ),
+            ParseError::HexNeedsSixteen { side } => {
+                write!(f, "hexadecimal symbols 0-F need a 16x16 board, but this one has side {side}")
+            }
+        }
+    }
+}
+
+fn symbol(digit: u8) -> char {
+    Shape::symbol(digit).unwrap_or('?')
+}
+
+impl std::error::Error for ParseError {}

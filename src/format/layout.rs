@@ -1,0 +1,122 @@
+//! [`Layout`]: how a puzzle was written, to print its solution the same way.
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::board::{Board, Shape};
+
+/// The family of a puzzle's text format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LayoutKind {
+    /// One line, one character per cell.
+    Line,
+    /// A row per line, with or without spaces and separators.
+    Grid,
+    /// A nested matrix of numbers.
+    Matrix,
+}
+
+/// How a puzzle was written: its text, with the place of every cell.
+///
+/// [`Layout::render`] writes any board of the same shape into that text, so
+/// a solution comes back "similarly formatted", as the Ruby and Go seeds
+/// return theirs: the same separators, spacing, comments, empty marks and
+/// symbol convention.
+///
+/// # Example
+///
+/// ```
+/// use lazydoku::format::Parser;
+///
+/// let text = "[[1, null, null, null],\n [null, null, 1, null],\n [null, 1, null, null],\n [null, null, null, 1]]";
+/// let (board, layout) = Parser::new().parse(text)?;
+/// let solution = board.solve().expect("solvable");
+/// assert_eq!(
+///     layout.render(&solution),
+///     "[[1, 2, 3, 4],\n [3, 4, 1, 2],\n [2, 1, 4, 3],\n [4, 3, 2, 1]]"
+/// );
+/// # Ok::<(), lazydoku::ParseError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub(crate) template: String,
+    /// Byte range of each cell's token in `template`, in cell order.
+    pub(crate) spans: Vec<Range<usize>>,
+    /// Whether each cell's token in the template marks an empty cell.
+    pub(crate) was_empty: Vec<bool>,
+    /// The token that marks an empty cell, for cells that were given but are
+    /// empty in the board being rendered.
+    pub(crate) empty_token: String,
+    pub(crate) kind: LayoutKind,
+    pub(crate) shape: Shape,
+    pub(crate) hex: bool,
+}
+
+impl Layout {
+    /// The family of the format.
+    #[must_use]
+    pub fn kind(&self) -> LayoutKind {
+        self.kind
+    }
+
+    /// The shape of the board that was read.
+    #[must_use]
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The text as it was read.
+    #[must_use]
+    pub fn template(&self) -> &str {
+        &self.template
+    }
+
+    /// `board` written the way the puzzle was.
+    ///
+    /// # Panics
+    ///
+    /// When the board's side differs from the layout's: a layout has a
+    /// place for exactly as many cells as its puzzle had.
+    #[must_use]
+    pub fn render(&self, board: &Board) -> String {
+        assert_eq!(
+            board.shape().side(),
+            self.shape.side(),
+            "a layout renders boards of its own size only"
+        );
+        let mut out = String::with_capacity(self.template.len() + 8);
+        let mut at = 0;
+        for (cell, span) in self.spans.iter().enumerate() {
+            out.push_str(&self.template[at..span.start]);
+            match board.get(cell) {
+                Some(digit) => self.push_digit(&mut out, digit),
+                None if self.was_empty[cell] => out.push_str(&self.template[span.clone()]),
+                None => out.push_str(&self.empty_token),
+            }
+            at = span.end;
+        }
+        out.push_str(&self.template[at..]);
+        out
+    }
+
+    fn push_digit(&self, out: &mut String, digit: u8) {
+        use std::fmt::Write;
+        match (self.kind, self.hex) {
+            (LayoutKind::Matrix, _) => write!(out, "{digit}").expect("writing to a String"),
+            (_, true) => out.push(char::from_digit(u32::from(digit) - 1, 16).map_or('?', |c| c.to_ascii_uppercase())),
+            (_, false) => out.push(Shape::symbol(digit).unwrap_or('?')),
+        }
+    }
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Layout")
+            .field("kind", &self.kind)
+            .field("shape", &self.shape)
+            .field("hex", &self.hex)
+            .field("template", &self.template)
+            .finish_non_exhaustive()
+    }
+}

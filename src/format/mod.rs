@@ -1,0 +1,55 @@
+//! Reading and writing puzzles in every text format the seeds use.
+//!
+//! [`str::parse`] and [`Parser`] read, detecting the format:
+//!
+//! | format | example | empty cells |
+//! |---|---|---|
+//! | one line, optional trailing comment after whitespace | `..3.2.6..9..3.5..1...  # easy` | `.` `0` `_` |
+//! | grid with `\|` and `------+------` separators (the Ruby seed) | `0 0 3 \| 0 2 0 \| 6 0 0` | `.` `0` `_` |
+//! | digits and `_` separated by spaces, a row per line (the Go seed) | `_ _ 3 _ 2 _ 6 _ _` | `.` `0` `_` |
+//! | nested matrix (the Ruby seed's arrays, JSON) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
+//!
+//! Lines starting with `#` are comments. `0` means empty on boards up to
+//! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the
+//! hexadecimal `0-F` convention on 16x16 when [`Parser::hex`] asks for it.
+//!
+//! A [`Layout`] remembers how a puzzle was written, so that its solution can
+//! be printed the same way.
+
+mod error;
+mod layout;
+mod parse;
+
+use std::fmt;
+
+pub use error::ParseError;
+pub use layout::{Layout, LayoutKind};
+pub use parse::Parser;
+
+use crate::board::Shape;
+
+/// Writes the text of a board as a grid: cells separated by spaces, `|`
+/// between boxes, `-` and `+` between bands of boxes.
+pub(crate) fn write_grid(f: &mut impl fmt::Write, shape: Shape, text: &[u8]) -> fmt::Result {
+    let (side, br, bc) = (shape.side(), shape.box_rows(), shape.box_cols());
+    let rule = (0..side / bc)
+        .map(|b| {
+            let width = 2 * bc + usize::from(b != 0 && b + 1 != side / bc);
+            "-".repeat(width)
+        })
+        .collect::<Vec<_>>()
+        .join("+");
+    for (r, row) in text.chunks(side).enumerate() {
+        if r != 0 && r % br == 0 {
+            writeln!(f, "{rule}")?;
+        }
+        for (c, &byte) in row.iter().enumerate() {
+            if c != 0 {
+                f.write_str(if c % bc == 0 { " | " } else { " " })?;
+            }
+            f.write_char(char::from(byte))?;
+        }
+        f.write_char('\n')?;
+    }
+    Ok(())
+}

@@ -1,0 +1,529 @@
+//! [`Parser`]: reads a puzzle in any supported format, detecting which.
+
+use std::ops::Range;
+
+use super::{Layout, LayoutKind, ParseError};
+use crate::board::{Board, Conflict, Shape};
+
+/// Reads puzzles, with options for what the text cannot say by itself.
+///
+/// [`str::parse`] is `Parser::new().parse(text)` without the layout.
+///
+/// # Example
+///
+/// ```
+/// use lazydoku::format::{LayoutKind, Parser};
+/// use lazydoku::Shape;
+///
+/// let go_style = "\
+/// 1 _ _ _ _ _
+/// _ _ _ _ _ _
+/// _ _ _ _ _ _
+/// _ _ _ _ _ _
+/// _ _ _ _ _ _
+/// _ _ _ _ _ 1";
+/// let (board, layout) = Parser::new().shape(Shape::new(2, 3)).parse(go_style)?;
+/// assert_eq!(layout.kind(), LayoutKind::Grid);
+/// assert_eq!(board.as_str().len(), 36);
+///
+/// // 16x16 in the hexadecimal 0-F convention.
+/// let hex = "0123456789ABCDEF".to_string() + &".".repeat(240);
+/// let (board, _) = Parser::new().hex(true).parse(&hex)?;
+/// assert_eq!(&board.as_str()[..16], "123456789ABCDEFG");
+/// # Ok::<(), lazydoku::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Parser {
+    shape: Option<Shape>,
+    diagonals: bool,
+    hex: bool,
+}
+
+impl Parser {
+    /// A parser that infers the shape and reads `1-9`, `A-Z` symbols.
+    #[must_use]
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// Requires this shape instead of inferring one. Its diagonals setting
+    /// is kept.
+    #[must_use]
+    pub fn shape(mut self, shape: Shape) -> Parser {
+        self.shape = Some(shape);
+        self
+    }
+
+    /// Makes both main diagonals regions of the board read (X-sudoku).
+    #[must_use]
+    pub fn diagonals(mut self, yes: bool) -> Parser {
+        self.diagonals = yes;
+        self
+    }
+
+    /// Reads 16x16 boards in the hexadecimal convention: `0-F` are the
+    /// digits 1 to 16, and only `.` and `_` mean empty.
+    #[must_use]
+    pub fn hex(mut self, yes: bool) -> Parser {
+        self.hex = yes;
+        self
+    }
+
+    /// Reads one puzzle, and how it was written.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] that says what is wrong and where: an unknown
+    /// character, a wrong number of cells or rows, an unsupported side, a
+    /// malformed matrix, or two givens that repeat a digit in a region.
+    pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
+        let scan = self.scan(text)?;
+        let board = self.build(&scan)?;
+        let layout = Layout {
+            template: text.to_owned(),
+            spans: scan.cells.iter().map(|c| c.span.clone()).collect(),
+            was_empty: scan.values.iter().map(Option::is_none).collect(),
+            empty_token: scan
+                .values
+                .iter()
+                .position(Option::is_none)
+                .map(|i| text[scan.cells[i].span.clone()].to_owned())
+                .unwrap_or_else(|| if scan.kind == LayoutKind::Matrix { "null" } else { "." }.to_owned()),
+            kind: scan.kind,
+            shape: board.shape(),
+            hex: self.hex,
+        };
+        Ok((board, layout))
+    }
+
+    /// Reads one puzzle, without keeping its layout.
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`].
+    pub fn parse_board(&self, text: &str) -> Result<Board, ParseError> {
+        self.build(&self.scan(text)?)
+    }
+
+    fn scan(&self, text: &str) -> Result<Scan, ParseError> {
+        let mut content = lines(text).filter(|l| is_content(l.text));
+        let first = content.next().ok_or(ParseError::Empty)?;
+        if first.text.trim_start().starts_with('[') {
+            return self.finish(scan_matrix(text, first)?);
+        }
+        let raw = match content.next() {
+            None => self.scan_line(&first)?,
+            Some(second) => scan_grid([first, second].into_iter().chain(content))?,
+        };
+        self.finish(raw)
+    }
+
+    fn scan_line(&self, line: &Line<'_>) -> Result<Raw, ParseError> {
+        let fits = |count: usize| match self.shape {
+            Some(shape) => count == shape.cells(),
+            None => side_of_cells(count).is_some(),
+        };
+        let lead = line.text.len() - line.text.trim_start().len();
+        let token_end = line.text[lead..].find(char::is_whitespace).map_or(line.text.len(), |e| lead + e);
+        let token = &line.text[lead..token_end];
+        let token_len = token.chars().count();
+        let cells: Vec<RawCell> = if fits(token_len) {
+            line.cells(lead, token).collect()
+        } else {
+            // The Go seed's spaced digits, on one line.
+            let spaced: Vec<RawCell> = line.cells(0, line.text).collect();
+            if !fits(spaced.len()) {
+                let found = if token_len > 1 { token_len } else { spaced.len() };
+                return Err(ParseError::CellCount { found, line: line.number });
+            }
+            spaced
+        };
+        let side = side_of_cells(cells.len()).unwrap_or(0);
+        Ok(Raw { cells, kind: LayoutKind::Line, side, box_rows: None, box_cols: None })
+    }
+
+    /// Works out the shape and decodes every cell.
+    fn finish(&self, raw: Raw) -> Result<Scan, ParseError> {
+        let side = raw.side;
+        let shape = match self.shape {
+            Some(shape) => {
+                if shape.side() != side {
+                    let found = Shape::from_side(side).map_or((side, 1), |s| (s.box_rows(), s.box_cols()));
+                    return Err(ParseError::ShapeMismatch { expected: shape, found });
+                }
+                if let (Some(r), Some(c)) = (raw.box_rows, raw.box_cols) {
+                    if (r, c) != (shape.box_rows(), shape.box_cols()) {
+                        return Err(ParseError::ShapeMismatch { expected: shape, found: (r, c) });
+                    }
+                }
+                shape
+            }
+            None => shape_from_separators(side, raw.box_rows, raw.box_cols)?,
+        };
+        let shape = if self.diagonals { shape.with_diagonals() } else { shape };
+        if self.hex && side != 16 {
+            return Err(ParseError::HexNeedsSixteen { side });
+        }
+        let values = raw
+            .cells
+            .iter()
+            .map(|cell| decode(cell, side, self.hex))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Scan { cells: raw.cells, values, kind: raw.kind, shape })
+    }
+
+    fn build(&self, scan: &Scan) -> Result<Board, ParseError> {
+        let mut board = Board::empty(scan.shape);
+        let side = scan.shape.side();
+        for (cell, (value, raw)) in scan.values.iter().zip(&scan.cells).enumerate() {
+            let Some(digit) = *value else { continue };
+            match board.put(cell, digit) {
+                Ok(()) => {}
+                Err(Conflict::Repeated { digit, region, peer_row, peer_col, .. }) => {
+                    return Err(ParseError::Repeated {
+                        digit,
+                        region,
+                        first: (peer_row + 1, peer_col + 1),
+                        second: (cell / side + 1, cell % side + 1),
+                        line: raw.line,
+                        column: raw.column,
+                    });
+                }
+                Err(other) => unreachable!("decoded cells are in range and empty: {other}"),
+            }
+        }
+        Ok(board)
+    }
+}
+
+impl std::str::FromStr for crate::Board {
+    type Err = ParseError;
+
+    /// Reads a puzzle in any supported format, inferring its shape.
+    fn from_str(text: &str) -> Result<Board, ParseError> {
+        Parser::new().parse_board(text)
+    }
+}
+
+/// What a cell's text says.
+#[derive(Clone, Copy, Debug)]
+enum Token {
+    Char(char),
+    Number(u64),
+    Null,
+}
+
+#[derive(Clone, Debug)]
+struct RawCell {
+    token: Token,
+    span: Range<usize>,
+    line: usize,
+    column: usize,
+}
+
+/// Cells as found, before the shape is known.
+struct Raw {
+    cells: Vec<RawCell>,
+    kind: LayoutKind,
+    side: usize,
+    box_rows: Option<usize>,
+    box_cols: Option<usize>,
+}
+
+/// Cells decoded, with the shape.
+struct Scan {
+    cells: Vec<RawCell>,
+    values: Vec<Option<u8>>,
+    kind: LayoutKind,
+    shape: Shape,
+}
+
+/// One line of the input: its number from 1, its byte offset, its text
+/// without the line break.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    number: usize,
+    offset: usize,
+    text: &'a str,
+}
+
+impl<'a> Line<'a> {
+    /// The cells of `part`, which starts `at` bytes into the line: every
+    /// character but white space and `|`.
+    fn cells(&self, at: usize, part: &'a str) -> impl Iterator<Item = RawCell> + 'a {
+        let (number, offset, before) = (self.number, self.offset, &self.text[..at]);
+        let first_column = before.chars().count() + 1;
+        part.chars()
+            .zip(first_column..)
+            .scan(at, |byte, (ch, column)| {
+                let start = *byte;
+                *byte += ch.len_utf8();
+                Some((start, ch, column))
+            })
+            .filter(|&(_, ch, _)| !ch.is_whitespace() && ch != '|')
+            .map(move |(start, ch, column)| RawCell {
+                token: Token::Char(ch),
+                span: offset + start..offset + start + ch.len_utf8(),
+                line: number,
+                column,
+            })
+    }
+}
+
+fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
+    text.split('\n').scan(0, |offset, raw| {
+        let start = *offset;
+        *offset += raw.len() + 1;
+        Some((start, raw))
+    })
+    .zip(1..)
+    .map(|((offset, raw), number)| Line { number, offset, text: raw.strip_suffix('\r').unwrap_or(raw) })
+}
+
+fn is_content(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// A line of `-`, `=`, `+` and `|` only, with at least one dash.
+fn is_separator(line: &str) -> bool {
+    line.contains(['-', '=']) && line.chars().all(|c| c.is_whitespace() || "-=+|".contains(c))
+}
+
+/// The side of a board of `cells` cells, when it is a supported one.
+fn side_of_cells(cells: usize) -> Option<usize> {
+    let side = cells.isqrt();
+    (side * side == cells && Shape::from_side(side).is_some()).then_some(side)
+}
+
+fn scan_grid<'a>(content: impl Iterator<Item = Line<'a>>) -> Result<Raw, ParseError> {
+    let mut cells = Vec::new();
+    let (mut rows, mut width) = (0, 0);
+    let (mut box_rows, mut box_cols) = (None, None);
+    for line in content {
+        if is_separator(line.text) {
+            if box_rows.is_none() && rows > 0 {
+                box_rows = Some(rows);
+            }
+            continue;
+        }
+        let before = cells.len();
+        cells.extend(line.cells(0, line.text));
+        let found = cells.len() - before;
+        if rows == 0 {
+            width = found;
+            if let Some(bar) = line.text.find('|') {
+                box_cols = Some(line.cells(0, &line.text[..bar]).count());
+            }
+        } else if found != width {
+            return Err(ParseError::RowLength { line: line.number, found, expected: width });
+        }
+        rows += 1;
+    }
+    if rows != width {
+        return Err(ParseError::RowCount { found: rows, expected: width });
+    }
+    Ok(Raw { cells, kind: LayoutKind::Grid, side: width, box_rows, box_cols })
+}
+
+fn shape_from_separators(side: usize, rows: Option<usize>, cols: Option<usize>) -> Result<Shape, ParseError> {
+    let unsupported = ParseError::UnsupportedSide { side };
+    let divide = |part: usize| if part != 0 && side % part == 0 { Some(side / part) } else { None };
+    let (r, c) = match (rows, cols) {
+        (Some(r), Some(c)) => (r, c),
+        (Some(r), None) => (r, divide(r).ok_or(unsupported.clone())?),
+        (None, Some(c)) => (divide(c).ok_or(unsupported.clone())?, c),
+        (None, None) => return Shape::from_side(side).ok_or(unsupported),
+    };
+    match Shape::try_new(r, c) {
+        Some(shape) if shape.side() == side => Ok(shape),
+        _ if Shape::from_side(side).is_none() => Err(unsupported),
+        _ => Err(ParseError::ShapeMismatch {
+            expected: Shape::from_side(side).ok_or(unsupported)?,
+            found: (r, c),
+        }),
+    }
+}
+
+fn decode(cell: &RawCell, side: usize, hex: bool) -> Result<Option<u8>, ParseError> {
+    let value = match cell.token {
+        Token::Null | Token::Number(0) => return Ok(None),
+        Token::Number(n) => n,
+        Token::Char('.' | '_') => return Ok(None),
+        Token::Char('0') if !hex && side <= 9 => return Ok(None),
+        Token::Char(ch) => {
+            let value = if hex {
+                ch.to_digit(16).map(|d| d + 1)
+            } else {
+                match ch {
+                    '1'..='9' => ch.to_digit(10),
+                    'a'..='z' | 'A'..='Z' => ch.to_digit(36).map(|d| d),
+                    _ => None,
+                }
+            };
+            match value.filter(|&v| v as usize <= side && v != 0) {
+                Some(v) => u64::from(v),
+                None => return Err(ParseError::InvalidSymbol { ch, line: cell.line, column: cell.column, side }),
+            }
+        }
+    };
+    if value as usize > side || value > 25 {
+        return Err(ParseError::ValueOutOfRange { value, side, line: cell.line, column: cell.column });
+    }
+    Ok(Some(u8::try_from(value).expect("at most 25")))
+}
+
+/// Reads the nested matrix that starts on line `first`: `[[1, null, ...], ...]`,
+/// or a flat `[1, null, ...]`.
+fn scan_matrix(text: &str, first: Line<'_>) -> Result<Raw, ParseError> {
+    let mut reader = MatrixReader::new(text, first);
+    reader.expect('[', "'['")?;
+    let mut rows: Vec<(usize, Vec<RawCell>)> = Vec::new();
+    let mut flat: Vec<RawCell> = Vec::new();
+    loop {
+        reader.skip_space();
+        match reader.peek() {
+            Some(']') => {
+                reader.bump();
+                break;
+            }
+            Some('[') if flat.is_empty() => {
+                let line = reader.line;
+                reader.bump();
+                let mut row = Vec::new();
+                loop {
+                    reader.skip_space();
+                    if reader.peek() == Some(']') {
+                        reader.bump();
+                        break;
+                    }
+                    row.push(reader.value()?);
+                    reader.skip_space();
+                    match reader.peek() {
+                        Some(',') => reader.bump(),
+                        Some(']') => {}
+                        other => return Err(reader.error("',' or ']'", other)),
+                    }
+                }
+                rows.push((line, row));
+            }
+            Some(_) if rows.is_empty() => flat.push(reader.value()?),
+            other => return Err(reader.error("a row '['", other)),
+        }
+        reader.skip_space();
+        match reader.peek() {
+            Some(',') => reader.bump(),
+            Some(']') => {}
+            other => return Err(reader.error("',' or ']'", other)),
+        }
+    }
+    reader.skip_space_and_comments();
+    if let Some(ch) = reader.peek() {
+        return Err(reader.error("the end of the input", Some(ch)));
+    }
+    let (cells, side) = if rows.is_empty() {
+        let side = side_of_cells(flat.len()).ok_or(ParseError::CellCount { found: flat.len(), line: first.number })?;
+        (flat, side)
+    } else {
+        let side = rows.len();
+        for (line, row) in &rows {
+            if row.len() != side {
+                return Err(ParseError::RowLength { line: *line, found: row.len(), expected: side });
+            }
+        }
+        (rows.into_iter().flat_map(|(_, row)| row).collect(), side)
+    };
+    Ok(Raw { cells, kind: LayoutKind::Matrix, side, box_rows: None, box_cols: None })
+}
+
+/// A cursor over the matrix text that tracks lines and columns.
+struct MatrixReader<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> MatrixReader<'a> {
+    fn new(text: &'a str, first: Line<'_>) -> Self {
+        let lead = first.text.len() - first.text.trim_start().len();
+        MatrixReader { text, at: first.offset + lead, line: first.number, line_start: first.offset }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    fn bump(&mut self) {
+        if let Some(ch) = self.peek() {
+            self.at += ch.len_utf8();
+            if ch == '\n' {
+                self.line += 1;
+                self.line_start = self.at;
+            }
+        }
+    }
+
+    fn column(&self) -> usize {
+        self.text[self.line_start..self.at].chars().count() + 1
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.bump();
+        }
+    }
+
+    fn skip_space_and_comments(&mut self) {
+        loop {
+            self.skip_space();
+            if self.peek() != Some('#') {
+                return;
+            }
+            while self.peek().is_some_and(|c| c != '\n') {
+                self.bump();
+            }
+        }
+    }
+
+    fn error(&self, expected: &'static str, found: Option<char>) -> ParseError {
+        ParseError::Matrix { expected, found, line: self.line, column: self.column() }
+    }
+
+    fn expect(&mut self, want: char, expected: &'static str) -> Result<(), ParseError> {
+        match self.peek() {
+            Some(ch) if ch == want => {
+                self.bump();
+                Ok(())
+            }
+            other => Err(self.error(expected, other)),
+        }
+    }
+
+    /// A number, or `null`, `nil` or `None` for an empty cell.
+    fn value(&mut self) -> Result<RawCell, ParseError> {
+        let (start, line, column) = (self.at, self.line, self.column());
+        let expected = "a number, null or nil";
+        match self.peek() {
+            Some(c) if c.is_ascii_digit() => {
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.bump();
+                }
+                let digits = &self.text[start..self.at];
+                // Anything too long for u64 is out of range anyway.
+                let value = digits.parse().unwrap_or(u64::MAX);
+                Ok(RawCell { token: Token::Number(value), span: start..self.at, line, column })
+            }
+            Some(c) if c.is_ascii_alphabetic() => {
+                while self.peek().is_some_and(|c| c.is_ascii_alphanumeric()) {
+                    self.bump();
+                }
+                match &self.text[start..self.at] {
+                    "null" | "nil" | "None" => Ok(RawCell { token: Token::Null, span: start..self.at, line, column }),
+                    _ => Err(ParseError::Matrix { expected, found: Some(c), line, column }),
+                }
+            }
+            other => Err(self.error(expected, other)),
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The [`BestFirst`] frontier: smallest key first, ties in insertion order.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::fmt;
+
+use super::Frontier;
+
+/// A frontier that pops the node with the smallest key, ties in insertion
+/// order.
+///
+/// Each node's key is computed once, when its parent's children are pushed.
+/// Built by [`search::best_first`](super::best_first).
+#[derive(Clone)]
+pub struct BestFirst<N, K, KF> {
+    heap: BinaryHeap<Keyed<N, K>>,
+    key: KF,
+    inserted: u64,
+}
+
+impl<N, K, KF> BestFirst<N, K, KF>
+where
+    K: Ord,
+    KF: FnMut(&N) -> K,
+{
+    /// An empty frontier ordered by `key`.
+    #[must_use]
+    pub fn new(key: KF) -> Self {
+        BestFirst { heap: BinaryHeap::new(), key, inserted: 0 }
+    }
+}
+
+impl<N, K: fmt::Debug, KF> fmt::Debug for BestFirst<N, K, KF> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Nodes may be large; the keys tell what the frontier will do next.
+        f.debug_struct("BestFirst")
+            .field("len", &self.heap.len())
+            .field("next_key", &self.heap.peek().map(|k| &k.key))
+            .finish_non_exhaustive()
+    }
+}
+
+impl<I, N, K, KF> Frontier<I> for BestFirst<N, K, KF>
+where
+    I: Iterator<Item = N>,
+    K: Ord,
+    KF: FnMut(&N) -> K,
+{
+    fn push(&mut self, children: I) {
+        for node in children {
+            let key = (self.key)(&node);
+            self.heap.push(Keyed { key, inserted: self.inserted, node });
+            self.inserted += 1;
+        }
+    }
+
+    fn pop(&mut self) -> Option<N> {
+        self.heap.pop().map(|k| k.node)
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len()
+    }
+}
+
+/// A heap entry ordered so that `BinaryHeap`, a max-heap, pops the smallest
+/// key first and, among equal keys, the one inserted first.
+#[derive(Clone)]
+struct Keyed<N, K> {
+    key: K,
+    inserted: u64,
+    node: N,
+}
+
+impl<N, K: Ord> Ord for Keyed<N, K> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key.cmp(&self.key).then_with(|| other.inserted.cmp(&self.inserted))
+    }
+}
+
+impl<N, K: Ord> PartialOrd for Keyed<N, K> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<N, K: Ord> PartialEq for Keyed<N, K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl<N, K: Ord> Eq for Keyed<N, K> {}

@@ -1,0 +1,123 @@
+//! The [`Search`] iterator that drives every frontier.
+
+use std::fmt;
+use std::iter::FusedIterator;
+
+use super::Frontier;
+
+/// An iterator over every node of a search tree, root first, in the order
+/// its frontier `F` chooses.
+///
+/// Built by [`dfs`](super::dfs), [`bfs`](super::bfs),
+/// [`best_first`](super::best_first) and [`with_frontier`](super::with_frontier).
+///
+/// When a node is yielded, its `successors` iterator has been created but not
+/// pulled; it joins the frontier on the next call to `next`, so stopping after
+/// a node costs nothing for its children.
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Search<N, IN: IntoIterator, S, F> {
+    root: Option<N>,
+    pending: Option<IN::IntoIter>,
+    successors: S,
+    frontier: F,
+}
+
+impl<N, IN, S, F> Search<N, IN, S, F>
+where
+    S: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    F: Frontier<IN::IntoIter>,
+{
+    pub(crate) fn new(root: N, successors: S, frontier: F) -> Self {
+        Search { root: Some(root), pending: None, successors, frontier }
+    }
+
+    /// The frontier: what has been discovered and not yet visited.
+    ///
+    /// Its [`len`](Frontier::len) is the measure to watch when a breadth-first
+    /// search might outgrow memory.
+    ///
+    /// ```
+    /// use lazydoku::search::{self, Frontier};
+    ///
+    /// let mut it = search::bfs(0u32, |&n| [n + 1, n + 2]);
+    /// it.by_ref().take(100).for_each(drop);
+    /// assert!(it.frontier().len() > 10);
+    /// ```
+    pub fn frontier(&self) -> &F {
+        &self.frontier
+    }
+}
+
+impl<N, IN, S, F> Iterator for Search<N, IN, S, F>
+where
+    S: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    F: Frontier<IN::IntoIter>,
+{
+    type Item = N;
+
+    fn next(&mut self) -> Option<N> {
+        let node = match self.root.take() {
+            Some(root) => root,
+            None => {
+                if let Some(children) = self.pending.take() {
+                    self.frontier.push(children);
+                }
+                self.frontier.pop()?
+            }
+        };
+        self.pending = Some((self.successors)(&node).into_iter());
+        Some(node)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.root.is_some() {
+            (1, None)
+        } else if self.pending.is_none() && self.frontier.is_empty() {
+            (0, Some(0))
+        } else {
+            (0, None)
+        }
+    }
+}
+
+impl<N, IN, S, F> FusedIterator for Search<N, IN, S, F>
+where
+    S: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+    F: Frontier<IN::IntoIter>,
+{
+}
+
+impl<N, IN, S, F> Clone for Search<N, IN, S, F>
+where
+    N: Clone,
+    IN: IntoIterator,
+    IN::IntoIter: Clone,
+    S: Clone,
+    F: Clone,
+{
+    fn clone(&self) -> Self {
+        Search {
+            root: self.root.clone(),
+            pending: self.pending.clone(),
+            successors: self.successors.clone(),
+            frontier: self.frontier.clone(),
+        }
+    }
+}
+
+impl<N, IN, S, F> fmt::Debug for Search<N, IN, S, F>
+where
+    N: fmt::Debug,
+    IN: IntoIterator,
+    F: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Search")
+            .field("root", &self.root)
+            .field("frontier", &self.frontier)
+            .finish_non_exhaustive()
+    }
+}
