@@ -1,0 +1,111 @@
+//! Whole public datasets: every puzzle's solution count, and every solution
+//! checked by a validity test that uses nothing of the library.
+
+mod common;
+
+use common::{is_solution_of, load};
+use lazydoku::Board;
+
+/// Each puzzle has exactly one solution, and it is a valid grid that keeps
+/// the givens.
+fn all_unique(name: &str, expected_puzzles: usize) {
+    let puzzles = load(name);
+    assert_eq!(puzzles.len(), expected_puzzles, "{name}: puzzle count");
+    for (i, line) in puzzles.iter().enumerate() {
+        let board: Board = line.parse().unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        let mut solutions = board.solutions();
+        let first = solutions.next().unwrap_or_else(|| panic!("{name} #{i}: no solution"));
+        assert!(is_solution_of(line, first.as_str(), 3, 3, false), "{name} #{i}: invalid {first}");
+        assert_eq!(solutions.next(), None, "{name} #{i}: a second solution");
+        assert_eq!(board.count_solutions(2), 1, "{name} #{i}");
+    }
+}
+
+#[test]
+fn every_17_clue_puzzle_is_unique() {
+    all_unique("puzzles2_17_clue", 49_158);
+}
+
+#[test]
+fn norvig_top95_puzzles_are_unique() {
+    all_unique("norvig_top95.txt", 95);
+}
+
+#[test]
+fn norvig_hardest_puzzles_are_unique() {
+    all_unique("norvig_hardest.txt", 11);
+}
+
+#[test]
+fn magictour_top1465_puzzles_are_unique() {
+    all_unique("puzzles3_magictour_top1465", 1_465);
+}
+
+#[test]
+fn every_serg_puzzle_has_several_solutions() {
+    let puzzles = load("puzzles7_serg_benchmark");
+    assert_eq!(puzzles.len(), 10_000);
+    for (i, line) in puzzles.iter().enumerate() {
+        let board: Board = line.parse().unwrap_or_else(|e| panic!("serg #{i}: {e}"));
+        let two: Vec<Board> = board.solutions().take(2).collect();
+        assert_eq!(two.len(), 2, "serg #{i}: {line}");
+        assert_ne!(two[0], two[1], "serg #{i}");
+        for s in &two {
+            assert!(is_solution_of(line, s.as_str(), 3, 3, false), "serg #{i}: invalid {s}");
+        }
+        assert_eq!(board.count_solutions(2), 2, "serg #{i}");
+    }
+}
+
+#[test]
+fn the_77_clue_puzzle_has_exactly_two_solutions() {
+    let line = "003496758587132469694875213008763945946581327375924186761259834852347691439618572";
+    let board: Board = line.parse().unwrap();
+    let all: Vec<Board> = board.solutions().collect();
+    assert_eq!(all.len(), 2);
+    assert_eq!(board.count_solutions(usize::MAX), 2);
+    assert!(!board.is_unique());
+    for s in &all {
+        assert!(is_solution_of(line, s.as_str(), 3, 3, false));
+    }
+}
+
+#[test]
+fn norvig_hard1_has_many_solutions_and_counting_stops_at_the_limit() {
+    let line = &load("norvig_hard1.txt")[0];
+    let board: Board = line.parse().unwrap();
+    assert_eq!(board.count_solutions(1_000), 1_000);
+    let distinct: std::collections::HashSet<Board> = board.solutions().take(1_000).collect();
+    assert_eq!(distinct.len(), 1_000);
+}
+
+#[test]
+fn the_empty_board_yields_a_thousand_distinct_valid_grids() {
+    let empty: Board = ".".repeat(81).parse().unwrap();
+    let first: Vec<Board> = empty.solutions().take(1_000).collect();
+    assert_eq!(first.len(), 1_000);
+    let distinct: std::collections::HashSet<&str> = first.iter().map(Board::as_str).collect();
+    assert_eq!(distinct.len(), 1_000);
+    for s in &first {
+        assert!(is_solution_of(&".".repeat(81), s.as_str(), 3, 3, false), "{s}");
+    }
+}
+
+#[test]
+fn a_well_formed_puzzle_without_solution_gives_none_and_zero() {
+    // Row 1 needs a 9 in its last cell, but column 9 already has one lower down.
+    let line = &("12345678.".to_string() + &".".repeat(71) + "9");
+    let board: Board = line.parse().unwrap();
+    assert_eq!(line.len(), 81);
+    assert_eq!(board.solve(), None);
+    assert_eq!(board.count_solutions(2), 0);
+    assert!(!board.is_unique());
+    assert_eq!(board.solutions().count(), 0);
+
+    // Norvig's hardest #2 with a wrong 2 added in its first cell: no rule is
+    // broken and every empty cell keeps two or more candidates, so only the
+    // search can tell.
+    let deeper = "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
+    let board: Board = deeper.parse().unwrap();
+    assert_eq!(board.count_solutions(2), 0);
+}
