@@ -58,3 +58,99 @@ pub fn is_solution_of(puzzle: &str, solution: &str, br: usize, bc: usize, diagon
     });
     keeps && all_valid
 }
+
+/// Counts solutions up to `limit` by plain backtracking over the first empty
+/// cell, trying every symbol: slow, obviously right, and sharing nothing with
+/// the library.
+pub fn brute_count(puzzle: &str, br: usize, bc: usize, diagonals: bool, limit: usize) -> usize {
+    let side = br * bc;
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
+    let ok = |grid: &[usize], cell: usize, v: usize| {
+        let (r, c) = (cell / side, cell % side);
+        let (top, left) = ((r / br) * br, (c / bc) * bc);
+        (0..side).all(|i| {
+            grid[r * side + i] != v
+                && grid[i * side + c] != v
+                && grid[(top + i / bc) * side + left + i % bc] != v
+                && !(diagonals && r == c && grid[i * side + i] == v)
+                && !(diagonals && r + c == side - 1 && grid[i * side + side - 1 - i] == v)
+        })
+    };
+    // Givens that already clash leave no solution.
+    for cell in 0..grid.len() {
+        let v = grid[cell];
+        if v != 0 {
+            grid[cell] = 0;
+            let fine = ok(&grid, cell, v);
+            grid[cell] = v;
+            if !fine {
+                return 0;
+            }
+        }
+    }
+    fn go(grid: &mut Vec<usize>, side: usize, limit: usize, ok: &dyn Fn(&[usize], usize, usize) -> bool) -> usize {
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if found >= limit {
+                break;
+            }
+            if ok(grid, cell, v) {
+                grid[cell] = v;
+                found += go(grid, side, limit - found, ok);
+                grid[cell] = 0;
+            }
+        }
+        found
+    }
+    go(&mut grid, side, limit, &ok)
+}
+
+/// A valid full grid of boxes `br` x `bc` made from `seed`: a pattern grid,
+/// then digits relabelled and rows, columns, bands and stacks shuffled. All
+/// of those keep a grid valid (not so with diagonals; do not use it there).
+pub fn shuffled_grid(br: usize, bc: usize, seed: u64) -> String {
+    let side = br * bc;
+    let mut state = seed | 1;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % n as u64).unwrap()
+    };
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            let j = next(i + 1);
+            v.swap(i, j);
+        }
+    };
+    // Rows: bands of br rows; columns: stacks of bc columns.
+    let mut bands: Vec<usize> = (0..bc).collect();
+    shuffle(&mut bands);
+    let rows: Vec<usize> = bands
+        .iter()
+        .flat_map(|&b| {
+            let mut inner: Vec<usize> = (0..br).collect();
+            shuffle(&mut inner);
+            inner.into_iter().map(move |r| b * br + r).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut stacks: Vec<usize> = (0..br).collect();
+    shuffle(&mut stacks);
+    let cols: Vec<usize> = stacks
+        .iter()
+        .flat_map(|&s| {
+            let mut inner: Vec<usize> = (0..bc).collect();
+            shuffle(&mut inner);
+            inner.into_iter().map(move |c| s * bc + c).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut relabel: Vec<usize> = (1..=side).collect();
+    shuffle(&mut relabel);
+    let pattern = |r: usize, c: usize| (bc * (r % br) + r / br + c) % side;
+    let symbol = |v: usize| if v < 10 { char::from(b'0' + u8::try_from(v).unwrap()) } else { char::from(b'A' + u8::try_from(v - 10).unwrap()) };
+    (0..side)
+        .flat_map(|r| (0..side).map(move |c| (r, c)))
+        .map(|(r, c)| symbol(relabel[pattern(rows[r], cols[c])]))
+        .collect()
+}

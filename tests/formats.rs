@@ -1,0 +1,227 @@
+//! Every input format reads to the same board; every malformed input gets
+//! its own error; solutions print back in their puzzle's format.
+
+use lazydoku::format::{LayoutKind, Parser};
+use lazydoku::{Board, ParseError, Region, Shape};
+
+const LINE: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+fn ruby_grid() -> String {
+    "\
+0 0 3 | 0 2 0 | 6 0 0
+9 0 0 | 3 0 5 | 0 0 1
+0 0 1 | 8 0 6 | 4 0 0
+------+-------+------
+0 0 8 | 1 0 2 | 9 0 0
+7 0 0 | 0 0 0 | 0 0 8
+0 0 6 | 7 0 8 | 2 0 0
+------+-------+------
+0 0 2 | 6 0 9 | 5 0 0
+8 0 0 | 2 0 3 | 0 0 9
+0 0 5 | 0 1 0 | 3 0 0
+"
+    .to_owned()
+}
+
+fn go_grid() -> String {
+    LINE.as_bytes()
+        .chunks(9)
+        .map(|row| row.iter().map(|&b| if b == b'.' { "_".to_owned() } else { char::from(b).to_string() }).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn matrix(empty: &str) -> String {
+    let rows: Vec<String> = LINE
+        .as_bytes()
+        .chunks(9)
+        .map(|row| {
+            let cells: Vec<String> =
+                row.iter().map(|&b| if b == b'.' { empty.to_owned() } else { char::from(b).to_string() }).collect();
+            format!("[{}]", cells.join(", "))
+        })
+        .collect();
+    format!("[{}]", rows.join(",\n "))
+}
+
+#[test]
+fn every_format_reads_to_the_same_board() {
+    let expected: Board = LINE.parse().unwrap();
+    let inputs = [
+        LINE.to_owned(),
+        LINE.replace('.', "0"),
+        LINE.replace('.', "_"),
+        format!("{LINE}   # a trailing comment"),
+        format!("\n# a comment line\n{LINE}\n\n"),
+        ruby_grid(),
+        ruby_grid().replace('0', "."),
+        go_grid(),
+        format!("{expected:#}"),
+        LINE.as_bytes().chunks(9).map(|r| String::from_utf8_lossy(r).into_owned()).collect::<Vec<_>>().join("\n"),
+        matrix("null"),
+        matrix("nil"),
+        matrix("0"),
+        format!("[{}]", LINE.chars().map(|c| if c == '.' { "0".to_owned() } else { c.to_string() }).collect::<Vec<_>>().join(",")),
+        ruby_grid().replace('\n', "\r\n"),
+    ];
+    for input in &inputs {
+        let board: Board = input.parse().unwrap_or_else(|e| panic!("{e}\n{input}"));
+        assert_eq!(board, expected, "{input}");
+    }
+}
+
+#[test]
+fn each_format_is_recognised_as_its_kind() {
+    let kind = |text: &str| Parser::new().parse(text).unwrap().1.kind();
+    assert_eq!(kind(LINE), LayoutKind::Line);
+    assert_eq!(kind(&ruby_grid()), LayoutKind::Grid);
+    assert_eq!(kind(&go_grid()), LayoutKind::Grid);
+    assert_eq!(kind(&matrix("nil")), LayoutKind::Matrix);
+}
+
+#[test]
+fn a_solution_prints_in_the_format_its_puzzle_came_in() {
+    let solution = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let board: Board = LINE.parse().unwrap();
+    assert_eq!(board.solve().unwrap().as_str(), solution);
+
+    let render = |text: &str| {
+        let (board, layout) = Parser::new().parse(text).unwrap();
+        layout.render(&board.solve().unwrap())
+    };
+    assert_eq!(render(LINE), solution);
+    assert_eq!(render(&format!("{LINE} # easy")), format!("{solution} # easy"));
+    let grid = render(&ruby_grid());
+    assert!(grid.starts_with("4 8 3 | 9 2 1 | 6 5 7\n9 6 7 | 3 4 5 | 8 2 1\n"), "{grid}");
+    assert_eq!(grid.lines().nth(3), Some("------+-------+------"));
+    let go = render(&go_grid());
+    assert!(go.starts_with("4 8 3 9 2 1 6 5 7\n"), "{go}");
+    assert_eq!(go.lines().count(), 9);
+    let m = render(&matrix("nil"));
+    assert!(m.starts_with("[[4, 8, 3, 9, 2, 1, 6, 5, 7],\n [9, 6, 7,"), "{m}");
+    // And the rendered text reads back to the same solution.
+    for text in [grid, go, m] {
+        assert_eq!(text.parse::<Board>().unwrap().as_str(), solution);
+    }
+}
+
+#[test]
+fn rendering_an_unsolved_board_keeps_each_empty_mark() {
+    let (board, layout) = Parser::new().parse(&matrix("nil")).unwrap();
+    assert_eq!(layout.render(&board), matrix("nil"));
+    let (board, layout) = Parser::new().parse(&go_grid()).unwrap();
+    assert_eq!(layout.render(&board), go_grid());
+}
+
+#[test]
+fn display_prints_the_line_and_the_alternate_grid() {
+    let board: Board = LINE.parse().unwrap();
+    assert_eq!(board.to_string(), LINE);
+    let grid = format!("{board:#}");
+    assert_eq!(grid, ruby_grid().replace('0', "."));
+    assert_eq!(grid.parse::<Board>().unwrap(), board);
+}
+
+fn err(text: &str) -> ParseError {
+    text.parse::<Board>().expect_err(text)
+}
+
+#[test]
+fn each_kind_of_malformed_input_gets_its_own_error() {
+    assert_eq!(err(""), ParseError::Empty);
+    assert_eq!(err("  \n# only a comment\n\n"), ParseError::Empty);
+    assert_eq!(err(&LINE[1..]), ParseError::CellCount { found: 80, line: 1 });
+    assert_eq!(err(&format!("{LINE}.")), ParseError::CellCount { found: 82, line: 1 });
+    assert_eq!(
+        err(&LINE.replacen('.', "x", 1)),
+        ParseError::InvalidSymbol { ch: 'x', line: 1, column: 1, side: 9 }
+    );
+    assert_eq!(
+        err(&LINE.replacen('.', "A", 3)),
+        ParseError::InvalidSymbol { ch: 'A', line: 1, column: 1, side: 9 }
+    );
+    // Two 3s in row 1: the error names both cells, and where the second is.
+    // Givens are read in order, so the 3 typed into column 1 comes first.
+    assert_eq!(
+        err(&LINE.replacen('.', "3", 1)),
+        ParseError::Repeated { digit: 3, region: Region::Row, first: (1, 1), second: (1, 3), line: 1, column: 3 }
+    );
+    // Two 9s in column 1, in a grid: the position is the grid's line and column.
+    assert_eq!(
+        err(&ruby_grid().replacen("0 0 1 | 8", "9 0 1 | 8", 1)),
+        ParseError::Repeated { digit: 9, region: Region::Column, first: (2, 1), second: (3, 1), line: 3, column: 1 }
+    );
+    assert!(matches!(
+        err(&ruby_grid().replacen("0 0 1 | 8", "0 9 1 | 8", 1)),
+        ParseError::Repeated { digit: 9, region: Region::Box, .. }
+    ));
+    let ruby = ruby_grid();
+    let short_row = ruby.replacen("9 0 0 | 3 0 5 | 0 0 1", "9 0 0 | 3 0 5 | 0 0", 1);
+    assert_eq!(err(&short_row), ParseError::RowLength { line: 2, found: 8, expected: 9 });
+    let missing_row = ruby.replacen("9 0 0 | 3 0 5 | 0 0 1\n", "", 1);
+    assert_eq!(err(&missing_row), ParseError::RowCount { found: 8, expected: 9 });
+    let bad_char = ruby.replacen("9 0 0 | 3", "9 0 0 | ?", 1);
+    assert_eq!(err(&bad_char), ParseError::InvalidSymbol { ch: '?', line: 2, column: 9, side: 9 });
+    assert_eq!(err("1234567\n1234567\n1234567\n1234567\n1234567\n1234567\n1234567"), ParseError::UnsupportedSide { side: 7 });
+    assert!(matches!(err("[[1, 2], [3"), ParseError::Matrix { found: None, .. }));
+    assert!(matches!(err("[[1; 2]]"), ParseError::Matrix { found: Some(';'), line: 1, column: 4, .. }));
+    assert!(matches!(err(&matrix("nope")), ParseError::Matrix { found: Some('n'), .. }));
+    assert!(matches!(err(&format!("{} extra", matrix("0"))), ParseError::Matrix { found: Some('e'), .. }));
+    assert_eq!(
+        err(&matrix("0").replacen("3", "10", 1)),
+        ParseError::ValueOutOfRange { value: 10, side: 9, line: 1, column: 9 }
+    );
+    assert_eq!(
+        err(&matrix("0").replacen("3", "99999999999999999999999", 1)),
+        ParseError::ValueOutOfRange { value: u64::MAX, side: 9, line: 1, column: 9 }
+    );
+    let mut short = matrix("0");
+    short = short.replacen("[0, 0, 3, 0, 2, 0, 6, 0, 0]", "[0, 0, 3, 0, 2, 0, 6, 0]", 1);
+    assert_eq!(err(&short), ParseError::RowLength { line: 1, found: 8, expected: 9 });
+}
+
+#[test]
+fn error_messages_say_what_and_where_and_how_to_fix() {
+    assert_eq!(
+        err(&LINE.replacen('.', "x", 1)).to_string(),
+        "line 1, column 1: 'x' is not a cell of a 9x9 board; use 1-9 for digits and '.', '0' or '_' for empty"
+    );
+    assert_eq!(
+        err(&LINE.replacen('.', "3", 1)).to_string(),
+        "line 1, column 3: 3 at row 1, column 3 repeats the 3 at row 1, column 1 in the same row"
+    );
+    let msg = err(&LINE[1..]).to_string();
+    assert!(msg.starts_with("line 1: a one-line puzzle has 80 cells, but it needs the square of a board side: one of 16, 36, 64, 81"), "{msg}");
+    assert_eq!(err(&LINE[1..]).position(), Some((1, 1)));
+}
+
+#[test]
+fn a_shape_can_be_required_and_separators_must_agree() {
+    let six = "1.....\n......\n......\n......\n......\n.....1";
+    assert_eq!(Board::parse_with(six, Shape::new(2, 3)).unwrap().shape(), Shape::new(2, 3));
+    assert_eq!(Board::parse_with(six, Shape::new(3, 2)).unwrap().shape(), Shape::new(3, 2));
+    assert_eq!(
+        Board::parse_with(six, Shape::NINE),
+        Err(ParseError::ShapeMismatch { expected: Shape::NINE, found: (2, 3) })
+    );
+    let boxed = "1 . . | . . .\n. . . | . . .\n------+------\n. . . | . . .\n. . . | . . .\n------+------\n. . . | . . .\n. . . | . . 1";
+    assert_eq!(boxed.parse::<Board>().unwrap().shape(), Shape::new(2, 3));
+    let tall = "1 . | . . | . .\n. . | . . | . .\n. . | . . | . .\n--------+------\n. . | . . | . .\n. . | . . | . .\n. . | . . | . 1";
+    assert_eq!(tall.parse::<Board>().unwrap().shape(), Shape::new(3, 2));
+    assert_eq!(
+        Board::parse_with(tall, Shape::new(2, 3)),
+        Err(ParseError::ShapeMismatch { expected: Shape::new(2, 3), found: (3, 2) })
+    );
+}
+
+#[test]
+fn garbage_never_panics() {
+    let samples = [
+        "[", "]", "[[", "[[]]", "[]", "[[[1]]]", "|", "-----", "+-+-+", "\n\n\n", "\u{feff}", 
+        "[[null]]", "[1,2,3,4]", "[[1,2],[3,4]]", "#", "[#]", "1\n2", "12\n34", "[,]", "[[,]]", "[1,,2]",
+    ];
+    for s in samples.iter().copied().map(str::to_owned).chain(["é".repeat(81), "[".repeat(100_000)]) {
+        // Each is an error; none is a puzzle.
+        assert!(s.parse::<Board>().is_err(), "{s:?}");
+    }
+}

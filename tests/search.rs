@@ -1,0 +1,164 @@
+//! The generic search: visit orders, laziness, depth, and iterator hygiene.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use lazydoku::search::{self, Frontier, Queue, Stack};
+
+/// The full binary tree below `n` up to `limit`, as successors.
+fn binary(limit: u32) -> impl FnMut(&u32) -> Vec<u32> + Clone {
+    move |&n| (2 * n..=2 * n + 1).filter(|&c| c <= limit).collect()
+}
+
+#[test]
+fn dfs_is_preorder_and_bfs_is_level_order() {
+    assert_eq!(search::dfs(1, binary(15)).collect::<Vec<_>>(), [1, 2, 4, 8, 9, 5, 10, 11, 3, 6, 12, 13, 7, 14, 15]);
+    assert_eq!(search::bfs(1, binary(15)).collect::<Vec<_>>(), (1..=15).collect::<Vec<_>>());
+}
+
+#[test]
+fn best_first_takes_smallest_key_and_breaks_ties_by_insertion() {
+    // Key: the number of one bits; ties in the order nodes were discovered.
+    let order: Vec<u32> = search::best_first(1, binary(15), |n: &u32| n.count_ones()).collect();
+    // 9 (found fifth) comes before 6 (found sixth): both have two one bits.
+    assert_eq!(order, [1, 2, 4, 8, 3, 5, 9, 6, 10, 12, 7, 11, 13, 14, 15]);
+}
+
+/// Successors that count every child they build.
+fn counting(built: Rc<Cell<usize>>) -> impl FnMut(&u64) -> Box<dyn Iterator<Item = u64>> {
+    move |&n| {
+        let built = Rc::clone(&built);
+        Box::new((0..10).map(move |i| {
+            built.set(built.get() + 1);
+            n * 10 + i
+        }))
+    }
+}
+
+#[test]
+fn dfs_builds_no_sibling_before_it_is_needed() {
+    let built = Rc::new(Cell::new(0));
+    let mut it = search::dfs(1u64, counting(Rc::clone(&built)));
+    assert_eq!(built.get(), 0, "creating the search builds nothing");
+    assert_eq!(it.next(), Some(1));
+    assert_eq!(built.get(), 0, "yielding the root builds no child");
+    for _ in 0..5 {
+        it.next();
+    }
+    // Five nodes after the root, each the first child of the one before.
+    assert_eq!(built.get(), 5);
+}
+
+#[test]
+fn bfs_builds_no_sibling_before_it_is_needed() {
+    let built = Rc::new(Cell::new(0));
+    let mut it = search::bfs(1u64, counting(Rc::clone(&built)));
+    let visited: Vec<u64> = it.by_ref().take(13).collect();
+    assert_eq!(visited[..4], [1, 10, 11, 12]);
+    // The root, its ten children, and two grandchildren: twelve built.
+    assert_eq!(built.get(), 12);
+}
+
+#[test]
+fn best_first_expands_a_node_only_when_the_next_one_is_asked_for() {
+    let built = Rc::new(Cell::new(0));
+    let mut it = search::best_first(1u64, counting(Rc::clone(&built)), |&n| n);
+    assert_eq!(it.next(), Some(1));
+    assert_eq!(built.get(), 0);
+    assert_eq!(it.next(), Some(10));
+    assert_eq!(built.get(), 10, "all children of the root are keyed at once");
+}
+
+#[test]
+fn a_child_that_panics_when_built_is_never_built_past_what_is_asked() {
+    // The successors iterator of a node is created when the node is yielded,
+    // but building the child of 3 would panic: taking four nodes must not.
+    let succ = |&n: &u32| {
+        std::iter::once_with(move || {
+            assert!(n < 3, "built the child of {n}, which nobody asked for");
+            n + 1
+        })
+    };
+    let got: Vec<u32> = search::dfs(0, succ).take(4).collect();
+    assert_eq!(got, [0, 1, 2, 3]);
+    let got: Vec<u32> = search::bfs(0, succ).take(4).collect();
+    assert_eq!(got, [0, 1, 2, 3]);
+}
+
+#[test]
+fn a_chain_a_million_deep_does_not_overflow_the_stack() {
+    let depth = 1_000_000u32;
+    let chain = move |&n: &u32| (n < depth).then_some(n + 1);
+    assert_eq!(search::dfs(0, chain).count(), depth as usize + 1);
+    assert_eq!(search::bfs(0, chain).count(), depth as usize + 1);
+    assert_eq!(search::best_first(0, chain, |&n| std::cmp::Reverse(n)).count(), depth as usize + 1);
+    // The DFS stack holds the whole chain; dropping it must not recurse either.
+    let mut it = search::dfs(0, chain);
+    it.by_ref().take(depth as usize).for_each(drop);
+    assert!(it.frontier().len() > 900_000);
+    drop(it);
+}
+
+#[test]
+fn size_hint_is_truthful_at_every_step() {
+    for order in 0..3 {
+        let mut it: Box<dyn Iterator<Item = u32>> = match order {
+            0 => Box::new(search::dfs(1, binary(40))),
+            1 => Box::new(search::bfs(1, binary(40))),
+            _ => Box::new(search::best_first(1, binary(40), |&n| n % 7)),
+        };
+        let mut left = 40;
+        loop {
+            let (lo, hi) = it.size_hint();
+            assert!(lo <= left, "lower bound {lo} above {left}");
+            assert!(hi.is_none_or(|hi| hi >= left), "upper bound {hi:?} below {left}");
+            if it.next().is_none() {
+                break;
+            }
+            left -= 1;
+        }
+        assert_eq!(left, 0);
+        assert_eq!(it.size_hint(), (0, Some(0)), "an exhausted search knows it is empty");
+    }
+}
+
+#[test]
+fn searches_are_fused() {
+    let mut it = search::dfs(1, binary(3));
+    assert_eq!(it.by_ref().count(), 3);
+    for _ in 0..3 {
+        assert_eq!(it.next(), None);
+    }
+}
+
+#[test]
+fn a_cloned_search_continues_independently() {
+    let mut a = search::bfs(1u32, |&n| [2 * n, 2 * n + 1]);
+    a.by_ref().take(5).for_each(drop);
+    let mut b = a.clone();
+    assert_eq!(a.by_ref().take(5).collect::<Vec<_>>(), b.by_ref().take(5).collect::<Vec<_>>());
+}
+
+#[test]
+fn debug_output_skips_the_closure() {
+    let it = search::dfs(7u8, |&n| n.checked_sub(1));
+    let text = format!("{it:?}");
+    assert!(text.starts_with("Search { root: Some(7), frontier: Stack"), "{text}");
+    let best = search::best_first(7u8, |&n| n.checked_sub(1), |&n| n);
+    assert!(format!("{best:?}").contains("BestFirst"), "{best:?}");
+}
+
+#[test]
+fn stack_and_queue_are_frontiers_of_child_iterators() {
+    let mut stack = Stack::new();
+    stack.push(vec![1, 2].into_iter());
+    stack.push(vec![3].into_iter());
+    assert_eq!(Frontier::len(&stack), 2);
+    assert_eq!([stack.pop(), stack.pop(), stack.pop(), stack.pop()], [Some(3), Some(1), Some(2), None]);
+    assert!(Frontier::is_empty(&stack));
+
+    let mut queue = Queue::new();
+    queue.push(vec![1, 2].into_iter());
+    queue.push(vec![3].into_iter());
+    assert_eq!([queue.pop(), queue.pop(), queue.pop(), queue.pop()], [Some(1), Some(2), Some(3), None]);
+}
