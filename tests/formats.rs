@@ -26,7 +26,12 @@ fn ruby_grid() -> String {
 fn go_grid() -> String {
     LINE.as_bytes()
         .chunks(9)
-        .map(|row| row.iter().map(|&b| if b == b'.' { "_".to_owned() } else { char::from(b).to_string() }).collect::<Vec<_>>().join(" "))
+        .map(|row| {
+            row.iter()
+                .map(|&b| if b == b'.' { "_".to_owned() } else { char::from(b).to_string() })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -61,7 +66,10 @@ fn every_format_reads_to_the_same_board() {
         matrix("null"),
         matrix("nil"),
         matrix("0"),
-        format!("[{}]", LINE.chars().map(|c| if c == '.' { "0".to_owned() } else { c.to_string() }).collect::<Vec<_>>().join(",")),
+        format!(
+            "[{}]",
+            LINE.chars().map(|c| if c == '.' { "0".to_owned() } else { c.to_string() }).collect::<Vec<_>>().join(",")
+        ),
         ruby_grid().replace('\n', "\r\n"),
     ];
     for input in &inputs {
@@ -132,14 +140,8 @@ fn each_kind_of_malformed_input_gets_its_own_error() {
     assert_eq!(err("  \n# only a comment\n\n"), ParseError::Empty);
     assert_eq!(err(&LINE[1..]), ParseError::CellCount { found: 80, line: 1 });
     assert_eq!(err(&format!("{LINE}.")), ParseError::CellCount { found: 82, line: 1 });
-    assert_eq!(
-        err(&LINE.replacen('.', "x", 1)),
-        ParseError::InvalidSymbol { ch: 'x', line: 1, column: 1, side: 9 }
-    );
-    assert_eq!(
-        err(&LINE.replacen('.', "A", 3)),
-        ParseError::InvalidSymbol { ch: 'A', line: 1, column: 1, side: 9 }
-    );
+    assert_eq!(err(&LINE.replacen('.', "x", 1)), ParseError::InvalidSymbol { ch: 'x', line: 1, column: 1, side: 9 });
+    assert_eq!(err(&LINE.replacen('.', "A", 3)), ParseError::InvalidSymbol { ch: 'A', line: 1, column: 1, side: 9 });
     // Two 3s in row 1: the error names both cells, and where the second is.
     // Givens are read in order, so the 3 typed into column 1 comes first.
     assert_eq!(
@@ -162,17 +164,20 @@ fn each_kind_of_malformed_input_gets_its_own_error() {
     assert_eq!(err(&missing_row), ParseError::RowCount { found: 8, expected: 9 });
     let bad_char = ruby.replacen("9 0 0 | 3", "9 0 0 | ?", 1);
     assert_eq!(err(&bad_char), ParseError::InvalidSymbol { ch: '?', line: 2, column: 9, side: 9 });
-    assert_eq!(err("1234567\n1234567\n1234567\n1234567\n1234567\n1234567\n1234567"), ParseError::UnsupportedSide { side: 7 });
+    assert_eq!(
+        err("1234567\n1234567\n1234567\n1234567\n1234567\n1234567\n1234567"),
+        ParseError::UnsupportedSide { side: 7 }
+    );
     assert!(matches!(err("[[1, 2], [3"), ParseError::Matrix { found: None, .. }));
     assert!(matches!(err("[[1; 2]]"), ParseError::Matrix { found: Some(';'), line: 1, column: 4, .. }));
     assert!(matches!(err(&matrix("nope")), ParseError::Matrix { found: Some('n'), .. }));
     assert!(matches!(err(&format!("{} extra", matrix("0"))), ParseError::Matrix { found: Some('e'), .. }));
     assert_eq!(
-        err(&matrix("0").replacen("3", "10", 1)),
+        err(&matrix("0").replacen('3', "10", 1)),
         ParseError::ValueOutOfRange { value: 10, side: 9, line: 1, column: 9 }
     );
     assert_eq!(
-        err(&matrix("0").replacen("3", "99999999999999999999999", 1)),
+        err(&matrix("0").replacen('3', "99999999999999999999999", 1)),
         ParseError::ValueOutOfRange { value: u64::MAX, side: 9, line: 1, column: 9 }
     );
     let mut short = matrix("0");
@@ -191,7 +196,12 @@ fn error_messages_say_what_and_where_and_how_to_fix() {
         "line 1, column 3: 3 at row 1, column 3 repeats the 3 at row 1, column 1 in the same row"
     );
     let msg = err(&LINE[1..]).to_string();
-    assert!(msg.starts_with("line 1: a one-line puzzle has 80 cells, but it needs the square of a board side: one of 16, 36, 64, 81"), "{msg}");
+    assert!(
+        msg.starts_with(
+            "line 1: a one-line puzzle has 80 cells, but it needs the square of a board side: one of 16, 36, 64, 81"
+        ),
+        "{msg}"
+    );
     assert_eq!(err(&LINE[1..]).position(), Some((1, 1)));
 }
 
@@ -217,8 +227,27 @@ fn a_shape_can_be_required_and_separators_must_agree() {
 #[test]
 fn garbage_never_panics() {
     let samples = [
-        "[", "]", "[[", "[[]]", "[]", "[[[1]]]", "|", "-----", "+-+-+", "\n\n\n", "\u{feff}", 
-        "[[null]]", "[1,2,3,4]", "[[1,2],[3,4]]", "#", "[#]", "1\n2", "12\n34", "[,]", "[[,]]", "[1,,2]",
+        "[",
+        "]",
+        "[[",
+        "[[]]",
+        "[]",
+        "[[[1]]]",
+        "|",
+        "-----",
+        "+-+-+",
+        "\n\n\n",
+        "\u{feff}",
+        "[[null]]",
+        "[1,2,3,4]",
+        "[[1,2],[3,4]]",
+        "#",
+        "[#]",
+        "1\n2",
+        "12\n34",
+        "[,]",
+        "[[,]]",
+        "[1,,2]",
     ];
     for s in samples.iter().copied().map(str::to_owned).chain(["é".repeat(81), "[".repeat(100_000)]) {
         // Each is an error; none is a puzzle.

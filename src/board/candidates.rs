@@ -117,7 +117,7 @@ impl DoubleEndedIterator for Digits {
         if self.bits == 0 {
             return None;
         }
-        let top = 31 - self.bits.leading_zeros();
+        let top = self.bits.ilog2();
         self.bits &= !(1 << top);
         #[expect(clippy::cast_possible_truncation, reason = "at most 32")]
         Some(top as u8 + 1)

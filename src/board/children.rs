@@ -24,9 +24,7 @@ pub struct Children {
 impl Children {
     pub(crate) fn new(parent: &Board) -> Children {
         match parent.branch_cell() {
-            Some((cell, remaining)) if remaining != 0 => {
-                Children { parent: Some(parent.clone()), cell, remaining }
-            }
+            Some((cell, remaining)) if remaining != 0 => Children { parent: Some(parent.clone()), cell, remaining },
             _ => Children { parent: None, cell: 0, remaining: 0 },
         }
     }

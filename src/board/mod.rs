@@ -80,6 +80,7 @@ impl Board {
     /// assert_eq!(empty.solutions().count(), 288);
     /// ```
     #[must_use]
+    #[expect(clippy::missing_panics_doc, reason = "a shape has at most 625 cells")]
     pub fn empty(shape: Shape) -> Board {
         let geometry = shape.geometry();
         Board {
@@ -118,6 +119,7 @@ impl Board {
 
     /// The text: one character per cell, row by row, `.` for empty.
     #[must_use]
+    #[expect(clippy::missing_panics_doc, reason = "the text holds only ASCII symbols")]
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.text).expect("the text holds only ASCII symbols")
     }
@@ -133,6 +135,7 @@ impl Board {
     }
 
     /// The digits of every cell, row by row, `None` for empty.
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
     pub fn cells(&self) -> impl ExactSizeIterator<Item = Option<u8>> + '_ {
         (0..self.geometry.cells).map(|cell| self.get(cell))
     }
@@ -339,10 +342,6 @@ impl fmt::Debug for Board {
 /// ```
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() {
-            crate::format::write_grid(f, self.shape(), &self.text)
-        } else {
-            f.write_str(self.as_str())
-        }
+        if f.alternate() { crate::format::write_grid(f, self.shape(), &self.text) } else { f.write_str(self.as_str()) }
     }
 }

@@ -63,8 +63,8 @@ impl Board {
                     return Err(Contradiction);
                 }
                 self.cands[peer] = left;
-                if left & (left - 1) == 0 {
-                    singles.push(peer as u16);
+                if left.is_power_of_two() {
+                    singles.push(u16::try_from(peer).expect("at most 625 cells"));
                 }
             }
         }

@@ -164,7 +164,9 @@ impl fmt::Display for ParseError {
             ),
             ParseError::Matrix { expected, found, line, column } => match found {
                 Some(ch) => write!(f, "line {line}, column {column}: expected {expected} in the matrix, found {ch:?}"),
-                None => write!(f, "line {line}, column {column}: expected {expected} in the matrix, found the end of input"),
+                None => {
+                    write!(f, "line {line}, column {column}: expected {expected} in the matrix, found the end of input")
+                }
             },
             ParseError::ValueOutOfRange { value, side, line, column } => write!(
                 f,

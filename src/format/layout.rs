@@ -80,11 +80,7 @@ impl Layout {
     /// place for exactly as many cells as its puzzle had.
     #[must_use]
     pub fn render(&self, board: &Board) -> String {
-        assert_eq!(
-            board.shape().side(),
-            self.shape.side(),
-            "a layout renders boards of its own size only"
-        );
+        assert_eq!(board.shape().side(), self.shape.side(), "a layout renders boards of its own size only");
         let mut out = String::with_capacity(self.template.len() + 8);
         let mut at = 0;
         for (cell, span) in self.spans.iter().enumerate() {

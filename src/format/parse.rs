@@ -78,17 +78,15 @@ impl Parser {
     /// malformed matrix, or two givens that repeat a digit in a region.
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
         let scan = self.scan(text)?;
-        let board = self.build(&scan)?;
+        let board = Self::build(&scan)?;
         let layout = Layout {
             template: text.to_owned(),
             spans: scan.cells.iter().map(|c| c.span.clone()).collect(),
             was_empty: scan.values.iter().map(Option::is_none).collect(),
-            empty_token: scan
-                .values
-                .iter()
-                .position(Option::is_none)
-                .map(|i| text[scan.cells[i].span.clone()].to_owned())
-                .unwrap_or_else(|| if scan.kind == LayoutKind::Matrix { "null" } else { "." }.to_owned()),
+            empty_token: scan.values.iter().position(Option::is_none).map_or_else(
+                || if scan.kind == LayoutKind::Matrix { "null" } else { "." }.to_owned(),
+                |i| text[scan.cells[i].span.clone()].to_owned(),
+            ),
             kind: scan.kind,
             shape: board.shape(),
             hex: self.hex,
@@ -102,10 +100,10 @@ impl Parser {
     ///
     /// As [`Parser::parse`].
     pub fn parse_board(&self, text: &str) -> Result<Board, ParseError> {
-        self.build(&self.scan(text)?)
+        Self::build(&self.scan(text)?)
     }
 
-    fn scan(&self, text: &str) -> Result<Scan, ParseError> {
+    fn scan(self, text: &str) -> Result<Scan, ParseError> {
         let mut content = lines(text).filter(|l| is_content(l.text));
         let first = content.next().ok_or(ParseError::Empty)?;
         if first.text.trim_start().starts_with('[') {
@@ -118,7 +116,7 @@ impl Parser {
         self.finish(raw)
     }
 
-    fn scan_line(&self, line: &Line<'_>) -> Result<Raw, ParseError> {
+    fn scan_line(self, line: &Line<'_>) -> Result<Raw, ParseError> {
         let fits = |count: usize| match self.shape {
             Some(shape) => count == shape.cells(),
             None => side_of_cells(count).is_some(),
@@ -143,7 +141,7 @@ impl Parser {
     }
 
     /// Works out the shape and decodes every cell.
-    fn finish(&self, raw: Raw) -> Result<Scan, ParseError> {
+    fn finish(self, raw: Raw) -> Result<Scan, ParseError> {
         let side = raw.side;
         let shape = match self.shape {
             Some(shape) => {
@@ -164,15 +162,11 @@ impl Parser {
         if self.hex && side != 16 {
             return Err(ParseError::HexNeedsSixteen { side });
         }
-        let values = raw
-            .cells
-            .iter()
-            .map(|cell| decode(cell, side, self.hex))
-            .collect::<Result<Vec<_>, _>>()?;
+        let values = raw.cells.iter().map(|cell| decode(cell, side, self.hex)).collect::<Result<Vec<_>, _>>()?;
         Ok(Scan { cells: raw.cells, values, kind: raw.kind, shape })
     }
 
-    fn build(&self, scan: &Scan) -> Result<Board, ParseError> {
+    fn build(scan: &Scan) -> Result<Board, ParseError> {
         let mut board = Board::empty(scan.shape);
         let side = scan.shape.side();
         for (cell, (value, raw)) in scan.values.iter().zip(&scan.cells).enumerate() {
@@ -271,13 +265,14 @@ impl<'a> Line<'a> {
 }
 
 fn lines(text: &str) -> impl Iterator<Item = Line<'_>> {
-    text.split('\n').scan(0, |offset, raw| {
-        let start = *offset;
-        *offset += raw.len() + 1;
-        Some((start, raw))
-    })
-    .zip(1..)
-    .map(|((offset, raw), number)| Line { number, offset, text: raw.strip_suffix('\r').unwrap_or(raw) })
+    text.split('\n')
+        .scan(0, |offset, raw| {
+            let start = *offset;
+            *offset += raw.len() + 1;
+            Some((start, raw))
+        })
+        .zip(1..)
+        .map(|((offset, raw), number)| Line { number, offset, text: raw.strip_suffix('\r').unwrap_or(raw) })
 }
 
 fn is_content(line: &str) -> bool {
@@ -338,26 +333,22 @@ fn shape_from_separators(side: usize, rows: Option<usize>, cols: Option<usize>) 
     match Shape::try_new(r, c) {
         Some(shape) if shape.side() == side => Ok(shape),
         _ if Shape::from_side(side).is_none() => Err(unsupported),
-        _ => Err(ParseError::ShapeMismatch {
-            expected: Shape::from_side(side).ok_or(unsupported)?,
-            found: (r, c),
-        }),
+        _ => Err(ParseError::ShapeMismatch { expected: Shape::from_side(side).ok_or(unsupported)?, found: (r, c) }),
     }
 }
 
 fn decode(cell: &RawCell, side: usize, hex: bool) -> Result<Option<u8>, ParseError> {
     let value = match cell.token {
-        Token::Null | Token::Number(0) => return Ok(None),
-        Token::Number(n) => n,
-        Token::Char('.' | '_') => return Ok(None),
+        Token::Null | Token::Number(0) | Token::Char('.' | '_') => return Ok(None),
         Token::Char('0') if !hex && side <= 9 => return Ok(None),
+        Token::Number(n) => n,
         Token::Char(ch) => {
             let value = if hex {
                 ch.to_digit(16).map(|d| d + 1)
             } else {
                 match ch {
                     '1'..='9' => ch.to_digit(10),
-                    'a'..='z' | 'A'..='Z' => ch.to_digit(36).map(|d| d),
+                    'a'..='z' | 'A'..='Z' => ch.to_digit(36),
                     _ => None,
                 }
             };
@@ -367,10 +358,10 @@ fn decode(cell: &RawCell, side: usize, hex: bool) -> Result<Option<u8>, ParseErr
             }
         }
     };
-    if value as usize > side || value > 25 {
-        return Err(ParseError::ValueOutOfRange { value, side, line: cell.line, column: cell.column });
+    match u8::try_from(value) {
+        Ok(digit) if usize::from(digit) <= side => Ok(Some(digit)),
+        _ => Err(ParseError::ValueOutOfRange { value, side, line: cell.line, column: cell.column }),
     }
-    Ok(Some(u8::try_from(value).expect("at most 25")))
 }
 
 /// Reads the nested matrix that starts on line `first`: `[[1, null, ...], ...]`,

@@ -77,11 +77,9 @@ pub type Bfs<N, IN, S> = Search<N, IN, S, Queue<<IN as IntoIterator>::IntoIter>>
 ///
 /// // Strings over {a, b} of length at most 2.
 /// let mut it = search::dfs(String::new(), |s: &String| {
-///     let s = s.clone();
-///     ['a', 'b'].into_iter().filter(move |_| s.len() < 2).map({
-///         let s = s.clone();
-///         move |c| format!("{s}{c}")
-///     })
+///     let stem = s.clone();
+///     let letters = if s.len() < 2 { "ab" } else { "" };
+///     letters.chars().map(move |c| format!("{stem}{c}"))
 /// });
 /// assert_eq!(it.next().as_deref(), Some(""));
 /// assert_eq!(it.next().as_deref(), Some("a"));
@@ -148,11 +146,7 @@ where
 /// assert_eq!(it.next(), Some(5)); // 0 + 5, pushed before 4 + 1
 /// assert_eq!(it.next(), Some(5)); // 4 + 1
 /// ```
-pub fn best_first<N, IN, S, K, KF>(
-    root: N,
-    successors: S,
-    key: KF,
-) -> Search<N, IN, S, BestFirst<N, K, KF>>
+pub fn best_first<N, IN, S, K, KF>(root: N, successors: S, key: KF) -> Search<N, IN, S, BestFirst<N, K, KF>>
 where
     S: FnMut(&N) -> IN,
     IN: IntoIterator<Item = N>,

@@ -58,14 +58,13 @@ where
     type Item = N;
 
     fn next(&mut self) -> Option<N> {
-        let node = match self.root.take() {
-            Some(root) => root,
-            None => {
-                if let Some(children) = self.pending.take() {
-                    self.frontier.push(children);
-                }
-                self.frontier.pop()?
+        let node = if let Some(root) = self.root.take() {
+            root
+        } else {
+            if let Some(children) = self.pending.take() {
+                self.frontier.push(children);
             }
+            self.frontier.pop()?
         };
         self.pending = Some((self.successors)(&node).into_iter());
         Some(node)
@@ -115,9 +114,6 @@ where
     F: fmt::Debug,
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Search")
-            .field("root", &self.root)
-            .field("frontier", &self.frontier)
-            .finish_non_exhaustive()
+        f.debug_struct("Search").field("root", &self.root).field("frontier", &self.frontier).finish_non_exhaustive()
     }
 }

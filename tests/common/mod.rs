@@ -59,6 +59,23 @@ pub fn is_solution_of(puzzle: &str, solution: &str, br: usize, bc: usize, diagon
     keeps && all_valid
 }
 
+/// Backtracking over the first empty cell, for [`brute_count`].
+fn go(grid: &mut [usize], side: usize, limit: usize, ok: &dyn Fn(&[usize], usize, usize) -> bool) -> usize {
+    let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+    let mut found = 0;
+    for v in 1..=side {
+        if found >= limit {
+            break;
+        }
+        if ok(grid, cell, v) {
+            grid[cell] = v;
+            found += go(grid, side, limit - found, ok);
+            grid[cell] = 0;
+        }
+    }
+    found
+}
+
 /// Counts solutions up to `limit` by plain backtracking over the first empty
 /// cell, trying every symbol: slow, obviously right, and sharing nothing with
 /// the library.
@@ -87,21 +104,6 @@ pub fn brute_count(puzzle: &str, br: usize, bc: usize, diagonals: bool, limit: u
                 return 0;
             }
         }
-    }
-    fn go(grid: &mut Vec<usize>, side: usize, limit: usize, ok: &dyn Fn(&[usize], usize, usize) -> bool) -> usize {
-        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
-        let mut found = 0;
-        for v in 1..=side {
-            if found >= limit {
-                break;
-            }
-            if ok(grid, cell, v) {
-                grid[cell] = v;
-                found += go(grid, side, limit - found, ok);
-                grid[cell] = 0;
-            }
-        }
-        found
     }
     go(&mut grid, side, limit, &ok)
 }
@@ -148,7 +150,13 @@ pub fn shuffled_grid(br: usize, bc: usize, seed: u64) -> String {
     let mut relabel: Vec<usize> = (1..=side).collect();
     shuffle(&mut relabel);
     let pattern = |r: usize, c: usize| (bc * (r % br) + r / br + c) % side;
-    let symbol = |v: usize| if v < 10 { char::from(b'0' + u8::try_from(v).unwrap()) } else { char::from(b'A' + u8::try_from(v - 10).unwrap()) };
+    let symbol = |v: usize| {
+        if v < 10 {
+            char::from(b'0' + u8::try_from(v).unwrap())
+        } else {
+            char::from(b'A' + u8::try_from(v - 10).unwrap())
+        }
+    };
     (0..side)
         .flat_map(|r| (0..side).map(move |c| (r, c)))
         .map(|(r, c)| symbol(relabel[pattern(rows[r], cols[c])]))
