@@ -41,7 +41,7 @@ pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 /// singles. Equality and hashing look at the shape and the text only.
 ///
 /// A 9x9 board and everything smaller keep their cells inline: a board is
-/// `size_of::<Board>()` = 440 bytes on 64-bit targets, and a depth-first
+/// `size_of::<Board>()` = 448 bytes on 64-bit targets, and a depth-first
 /// search over 9x9 boards allocates nothing per node. Larger boards keep
 /// their cells on the heap.
 ///
@@ -51,7 +51,7 @@ pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 /// use lazydoku::Board;
 ///
 /// let board: Board = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".parse()?;
-/// let solution = board.solve().expect("Norvig's hard1 has solutions");
+/// let solution = board.solve().expect("this puzzle from Norvig's essay has one solution");
 /// assert!(solution.is_complete());
 /// assert_eq!(solution.as_str().len(), 81);
 /// # Ok::<(), lazydoku::ParseError>(())

@@ -1,0 +1,199 @@
+//! The Board API: placing, candidates, children, propagation, and answers.
+
+mod common;
+
+use lazydoku::{Board, Conflict, Region, Shape};
+
+const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const HARDEST: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+#[test]
+fn a_board_is_its_text() {
+    let board: Board = EASY.parse().unwrap();
+    assert_eq!(board.as_str(), EASY);
+    assert_eq!(board.shape(), Shape::NINE);
+    assert_eq!(board.empty_cells(), EASY.matches('.').count());
+    assert_eq!(board.get(2), Some(3));
+    assert_eq!(board.get(0), None);
+    assert_eq!(board.get(81), None);
+    assert_eq!(board.cells().len(), 81);
+    assert_eq!(board.cells().filter(Option::is_some).count(), 81 - board.empty_cells());
+    assert_eq!(format!("{board:?}"), format!("Board {{ shape: Shape(3x3), text: {EASY:?} }}"));
+}
+
+#[test]
+fn a_board_stays_small_and_inline() {
+    // The docs state this size; a 9x9 board keeps its cells inline.
+    assert_eq!(std::mem::size_of::<Board>(), 448);
+}
+
+#[test]
+fn place_returns_a_new_board_and_leaves_the_old_one() {
+    let board: Board = EASY.parse().unwrap();
+    let next = board.place(0, 4).unwrap();
+    assert_eq!(next.get(0), Some(4));
+    assert_eq!(board.get(0), None);
+    assert_eq!(&next.as_str()[1..], &EASY[1..]);
+    // The digit left the candidates of the cell's peers only.
+    assert!(board.candidates(1).contains(4));
+    assert!(!next.candidates(1).contains(4));
+    assert!(next.candidates(12).contains(4) || board.candidates(12) == next.candidates(12));
+}
+
+#[test]
+fn place_reports_each_kind_of_conflict() {
+    let board: Board = EASY.parse().unwrap();
+    assert_eq!(board.place(81, 1), Err(Conflict::CellOutOfRange { cell: 81, cells: 81 }));
+    assert_eq!(board.place(0, 0), Err(Conflict::DigitOutOfRange { digit: 0, side: 9 }));
+    assert_eq!(board.place(0, 10), Err(Conflict::DigitOutOfRange { digit: 10, side: 9 }));
+    assert_eq!(board.place(2, 3), Err(Conflict::Filled { row: 0, col: 2, digit: 3 }));
+    // Row 1 has a 6 at column 7.
+    assert_eq!(
+        board.place(0, 6),
+        Err(Conflict::Repeated { digit: 6, region: Region::Row, row: 0, col: 0, peer_row: 0, peer_col: 6 })
+    );
+    // The 9 at row 2, column 1 shares the column and the box; columns are named first.
+    assert!(matches!(board.place(0, 9), Err(Conflict::Repeated { region: Region::Column, peer_row: 1, .. })));
+    assert!(matches!(board.place(0, 7), Err(Conflict::Repeated { region: Region::Column, peer_row: 4, .. })));
+    assert!(matches!(board.place(1, 1), Err(Conflict::Repeated { region: Region::Box, peer_row: 2, peer_col: 2, .. })));
+    let message = board.place(0, 6).unwrap_err().to_string();
+    assert_eq!(message, "6 cannot go at row 1, column 1: the row already has it at row 1, column 7");
+}
+
+#[test]
+fn candidates_are_what_no_peer_holds() {
+    let board: Board = HARDEST.parse().unwrap();
+    for cell in 0..81 {
+        let expected: Vec<u8> = if board.get(cell).is_some() {
+            vec![]
+        } else {
+            let (r, c) = (cell / 9, cell % 9);
+            (1..=9)
+                .filter(|&d| {
+                    (0..81).all(|p| {
+                        let (pr, pc) = (p / 9, p % 9);
+                        let peer = p != cell && (pr == r || pc == c || (pr / 3 == r / 3 && pc / 3 == c / 3));
+                        !peer || board.get(p) != Some(d)
+                    })
+                })
+                .collect()
+        };
+        let got = board.candidates(cell);
+        assert_eq!(got.iter().collect::<Vec<_>>(), expected, "cell {cell}");
+        assert_eq!(got.len(), expected.len());
+        assert_eq!(got.iter().len(), expected.len(), "exact size_hint");
+        assert_eq!(got.iter().rev().collect::<Vec<_>>(), expected.iter().rev().copied().collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn children_branch_on_the_cell_with_fewest_candidates() {
+    let board: Board = HARDEST.parse().unwrap();
+    let children = board.children();
+    let cell = children.cell().expect("an unsolved board has children");
+    let fewest = (0..81).filter(|&c| board.get(c).is_none()).map(|c| board.candidates(c).len()).min().unwrap();
+    assert_eq!(board.candidates(cell).len(), fewest);
+    assert_eq!(children.remaining(), board.candidates(cell));
+    let kids: Vec<Board> = children.collect();
+    assert!(!kids.is_empty() && kids.len() <= fewest);
+    for kid in &kids {
+        // Each child fills the branch cell and keeps every given.
+        assert!(kid.get(cell).is_some());
+        assert!(HARDEST.bytes().zip(kid.as_str().bytes()).all(|(g, k)| g == b'.' || g == k));
+    }
+}
+
+#[test]
+fn children_are_propagated_with_naked_and_hidden_singles() {
+    let board: Board = HARDEST.parse().unwrap();
+    for kid in board.children() {
+        for cell in 0..81 {
+            if kid.get(cell).is_none() {
+                // No naked single is left...
+                assert!(kid.candidates(cell).len() >= 2, "naked single left at {cell} in {kid}");
+            }
+        }
+        // ...and no hidden single: every missing digit has two places in each row.
+        for r in 0..9 {
+            for d in 1..=9u8 {
+                if (0..9).all(|c| kid.get(r * 9 + c) != Some(d)) {
+                    let places = (0..9).filter(|&c| kid.candidates(r * 9 + c).contains(d)).count();
+                    assert!(places >= 2, "hidden single {d} in row {r} of {kid}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn children_skip_exactly_the_candidates_that_propagate_to_a_contradiction() {
+    // The Norvig-hardest puzzle with a wrong given: every branch dies somewhere.
+    let broken: Board =
+        "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..".parse().unwrap();
+    let mut skipped = 0;
+    for node in lazydoku::search::dfs(broken, Board::children).take(500) {
+        let mut children = node.children();
+        let Some(cell) = children.cell() else { continue };
+        let tried = children.remaining();
+        assert_eq!(children.size_hint(), (0, Some(tried.len())));
+        let kept: Vec<u8> = children.by_ref().map(|k| k.get(cell).unwrap()).collect();
+        assert_eq!(children.next(), None, "fused");
+        assert_eq!(children.size_hint(), (0, Some(0)));
+        for digit in tried {
+            let survives = node.place(cell, digit).ok().and_then(|b| b.propagated()).is_some();
+            assert_eq!(kept.contains(&digit), survives, "digit {digit} at {cell} of {node}");
+            skipped += usize::from(!survives);
+        }
+    }
+    assert!(skipped > 0, "the search of an unsolvable puzzle meets contradictions");
+}
+
+#[test]
+fn a_complete_board_has_no_children_and_is_its_own_solution() {
+    let solved: Board = EASY.parse::<Board>().unwrap().solve().unwrap();
+    assert!(solved.is_complete());
+    assert_eq!(solved.children().count(), 0);
+    assert_eq!(solved.children().cell(), None);
+    assert_eq!(solved.solutions().collect::<Vec<_>>(), [solved.clone()]);
+}
+
+#[test]
+fn children_do_not_borrow_their_parent() {
+    let children = {
+        let board: Board = HARDEST.parse().unwrap();
+        board.children()
+    };
+    assert!(children.count() >= 1);
+}
+
+#[test]
+fn propagated_fills_singles_or_reports_a_contradiction() {
+    let board: Board = EASY.parse().unwrap();
+    let p = board.propagated().unwrap();
+    assert!(p.is_complete(), "singles alone solve this puzzle");
+    assert_eq!(Some(p), board.solve());
+    let broken: Board = ("12345678.".to_string() + &".".repeat(71) + "9").parse().unwrap();
+    assert_eq!(broken.propagated(), None);
+}
+
+#[test]
+fn solutions_are_fused_and_cloneable() {
+    let board: Board = "12..34..........".parse().unwrap();
+    let mut all = board.solutions();
+    let mut copy = all.clone();
+    assert_eq!(all.by_ref().count(), 12);
+    assert_eq!(all.next(), None);
+    assert_eq!(copy.next().map(|b| b.as_str().to_owned()), board.solve().map(|b| b.as_str().to_owned()));
+    assert!(format!("{copy:?}").starts_with("Solutions"));
+}
+
+#[test]
+fn equal_text_means_equal_boards() {
+    use std::collections::HashSet;
+    let a: Board = EASY.parse().unwrap();
+    let b: Board = EASY.replace('.', "0").parse().unwrap();
+    assert_eq!(a, b);
+    let set: HashSet<Board> = [a.clone(), b].into_iter().collect();
+    assert_eq!(set.len(), 1);
+    assert_ne!(a, a.place(0, 4).unwrap());
+}
