@@ -1,0 +1,109 @@
+//! lazydoku against the `sudoku` crate (a JCZSolve port), side by side.
+//!
+//! For each dataset: load and parse every puzzle once, then time
+//! "find a solution and prove it unique" (count up to 2) for both solvers,
+//! alternating rounds so that both see the same machine state. Every count is
+//! compared between the two. The table follows tdoku's: microseconds per
+//! puzzle, the ratio, guesses per puzzle and the share solved without a guess.
+//!
+//! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [DATASET...]`
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use lazydoku::{Board, search};
+
+const DATASETS: &[&str] = &[
+    "puzzles2_17_clue",
+    "puzzles3_magictour_top1465",
+    "puzzles5_forum_hardest_1905_11+",
+    "puzzles6_forum_hardest_1106",
+    "puzzles7_serg_benchmark",
+    "norvig_top95.txt",
+];
+
+fn data_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data")
+}
+
+fn load(name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(data_dir().join(name)).expect("dataset readable");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Guesses made while counting to 2: children built at a branch cell with
+/// two or more candidates.
+fn guesses(board: &Board) -> u64 {
+    let mut guesses = 0u64;
+    let count = search::dfs(board.clone(), |b: &Board| {
+        let children = b.children();
+        if children.remaining().len() > 1 {
+            guesses += children.remaining().len() as u64;
+        }
+        children
+    })
+    .filter(Board::is_complete)
+    .take(2)
+    .count();
+    assert_eq!(count, board.count_solutions(2));
+    guesses
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let out = f();
+    (out, start.elapsed())
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut rounds = 3;
+    if let Some(i) = args.iter().position(|a| a == "--rounds") {
+        rounds = args.get(i + 1).and_then(|n| n.parse().ok()).expect("--rounds N");
+        args.drain(i..=i + 1);
+    }
+    let names: Vec<&str> = if args.is_empty() { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
+
+    println!("{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}", "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess");
+    for name in names {
+        let lines = load(name);
+        let ours: Vec<Board> = lines.iter().map(|l| l.parse().expect("lazydoku parses")).collect();
+        let theirs: Vec<sudoku::Sudoku> =
+            lines.iter().map(|l| sudoku::Sudoku::from_str_line(l).expect("sudoku parses")).collect();
+
+        // Agreement first, untimed: every count, puzzle by puzzle.
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            let (x, y) = (a.count_solutions(2), b.solutions_count_up_to(2));
+            assert_eq!(x, y, "{name} #{i}: lazydoku counts {x}, sudoku counts {y}");
+        }
+
+        let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+        for _ in 0..rounds {
+            let (sum, t) = time(|| ours.iter().map(|b| b.count_solutions(2)).sum::<usize>());
+            std::hint::black_box(sum);
+            best_ours = best_ours.min(t);
+            let (sum, t) = time(|| theirs.iter().map(|s| s.solutions_count_up_to(2)).sum::<usize>());
+            std::hint::black_box(sum);
+            best_theirs = best_theirs.min(t);
+        }
+        let n = lines.len() as f64;
+        let (us_ours, us_theirs) = (best_ours.as_secs_f64() * 1e6 / n, best_theirs.as_secs_f64() * 1e6 / n);
+        let counts: Vec<u64> = ours.iter().map(guesses).collect();
+        let no_guess = counts.iter().filter(|&&g| g == 0).count() as f64 / n * 100.0;
+        let per_puzzle = counts.iter().sum::<u64>() as f64 / n;
+        println!(
+            "{:<34} {:>8} {:>12.2} {:>12.2} {:>7.2} {:>10.1} {:>8.1}%",
+            name,
+            lines.len(),
+            us_ours,
+            us_theirs,
+            us_ours / us_theirs,
+            per_puzzle,
+            no_guess
+        );
+    }
+}
