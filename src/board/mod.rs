@@ -3,14 +3,16 @@
 mod candidates;
 mod children;
 mod conflict;
-mod propagate;
+mod general;
+mod nine;
 mod shape;
 mod solutions;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use smallvec::SmallVec;
+use general::General;
+use nine::Nine;
 
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
@@ -27,6 +29,11 @@ pub(crate) const EMPTY: u8 = b'.';
 /// Text bytes by digit: `.` for 0 (empty), then `1-9`, then `A-P`.
 pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 
+/// Propagation found an empty cell with no candidate, or a digit with no
+/// place left in some region.
+#[derive(Debug)]
+pub(crate) struct Contradiction;
+
 /// An immutable Sudoku board, held as its text.
 ///
 /// The text is one character per cell, row by row: `1-9` then `A-P` for the
@@ -40,10 +47,10 @@ pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 /// most constrained cell, each already propagated with naked and hidden
 /// singles. Equality and hashing look at the shape and the text only.
 ///
-/// A 9x9 board and everything smaller keep their cells inline: a board is
-/// `size_of::<Board>()` = 448 bytes on 64-bit targets, and a depth-first
-/// search over 9x9 boards allocates nothing per node. Larger boards keep
-/// their cells on the heap.
+/// A 9x9 board keeps everything inline: `size_of::<Board>()` is 208 bytes
+/// on 64-bit targets (81 bytes of text, 27 band masks, and bookkeeping), and a
+/// depth-first search over 9x9 boards allocates nothing per node. Boards of
+/// other shapes keep their cells on the heap.
 ///
 /// # Example
 ///
@@ -58,15 +65,26 @@ pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 /// ```
 #[derive(Clone)]
 pub struct Board {
-    geometry: &'static Geometry,
-    text: SmallVec<[u8; 81]>,
-    /// Candidates of each empty cell; the single bit of its digit for a filled one.
-    cands: SmallVec<[u32; 81]>,
-    /// How many cells are empty.
-    empty: u16,
-    /// Whether no single is left to propagate: true for boards that came out
-    /// of propagation, false for parsed and placed ones.
-    settled: bool,
+    engine: Engine,
+}
+
+/// The classic board has an engine of its own, kept inline; every other
+/// shape shares the general engine, kept on the heap so that it does not
+/// make the 9x9 board larger.
+#[derive(Clone, Debug)]
+enum Engine {
+    Nine(Nine),
+    General(Box<General>),
+}
+
+/// Calls the same method on whichever engine the board has.
+macro_rules! dispatch {
+    ($board:expr, $engine:ident => $call:expr) => {
+        match $board {
+            Engine::Nine($engine) => $call,
+            Engine::General($engine) => $call,
+        }
+    };
 }
 
 impl Board {
@@ -80,16 +98,13 @@ impl Board {
     /// assert_eq!(empty.solutions().count(), 288);
     /// ```
     #[must_use]
-    #[expect(clippy::missing_panics_doc, reason = "a shape has at most 625 cells")]
     pub fn empty(shape: Shape) -> Board {
-        let geometry = shape.geometry();
-        Board {
-            geometry,
-            text: SmallVec::from_elem(EMPTY, geometry.cells),
-            cands: SmallVec::from_elem(geometry.full, geometry.cells),
-            empty: u16::try_from(geometry.cells).expect("at most 625 cells"),
-            settled: false,
-        }
+        let engine = if shape == Shape::NINE {
+            Engine::Nine(Nine::empty())
+        } else {
+            Engine::General(Box::new(General::empty(shape)))
+        };
+        Board { engine }
     }
 
     /// Parses `text` as a board of `shape`, in any format [`str::parse`]
@@ -114,38 +129,45 @@ impl Board {
     /// The board's shape.
     #[must_use]
     pub fn shape(&self) -> Shape {
-        self.geometry.shape
+        match &self.engine {
+            Engine::Nine(_) => Shape::NINE,
+            Engine::General(general) => general.shape(),
+        }
+    }
+
+    fn text(&self) -> &[u8] {
+        dispatch!(&self.engine, e => e.text())
     }
 
     /// The text: one character per cell, row by row, `.` for empty.
     #[must_use]
     #[expect(clippy::missing_panics_doc, reason = "the text holds only ASCII symbols")]
     pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.text).expect("the text holds only ASCII symbols")
+        std::str::from_utf8(self.text()).expect("the text holds only ASCII symbols")
     }
 
     /// The digit at `cell` (`row * side + col`), or `None` when it is empty
     /// or off the board.
     #[must_use]
     pub fn get(&self, cell: usize) -> Option<u8> {
-        match self.text.get(cell) {
+        match self.text().get(cell) {
             Some(&EMPTY) | None => None,
-            Some(_) => Some(digit_of(self.cands[cell])),
+            Some(_) => Some(digit_of(dispatch!(&self.engine, e => e.candidate_bits(cell)))),
         }
     }
 
     /// The digits of every cell, row by row, `None` for empty.
     #[must_use = "iterators are lazy and do nothing unless consumed"]
     pub fn cells(&self) -> impl ExactSizeIterator<Item = Option<u8>> + '_ {
-        (0..self.geometry.cells).map(|cell| self.get(cell))
+        (0..self.text().len()).map(|cell| self.get(cell))
     }
 
     /// The digits `cell` may still take; empty for a filled cell or a cell
     /// off the board.
     #[must_use]
     pub fn candidates(&self, cell: usize) -> Candidates {
-        match self.text.get(cell) {
-            Some(&EMPTY) => Candidates::from_bits(self.cands[cell]),
+        match self.text().get(cell) {
+            Some(&EMPTY) => Candidates::from_bits(dispatch!(&self.engine, e => e.candidate_bits(cell))),
             _ => Candidates::default(),
         }
     }
@@ -153,14 +175,14 @@ impl Board {
     /// How many cells are empty.
     #[must_use]
     pub fn empty_cells(&self) -> usize {
-        usize::from(self.empty)
+        dispatch!(&self.engine, e => e.empty_cells())
     }
 
     /// Whether every cell is filled. Every rule holds on every board, so a
     /// complete board is a solution.
     #[must_use]
     pub fn is_complete(&self) -> bool {
-        self.empty == 0
+        self.empty_cells() == 0
     }
 
     /// A new board with `digit` at `cell`, or the reason it cannot go there.
@@ -193,7 +215,7 @@ impl Board {
 
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
     pub(crate) fn put(&mut self, cell: usize, digit: u8) -> Result<(), Conflict> {
-        let g = self.geometry;
+        let g = self.shape().geometry();
         if cell >= g.cells {
             return Err(Conflict::CellOutOfRange { cell, cells: g.cells });
         }
@@ -216,20 +238,8 @@ impl Board {
                 peer_col: peer % g.side,
             });
         }
-        self.fill(cell, bit);
-        self.settled = false;
-        // No peer holds the digit, so clearing its bit leaves filled peers intact.
-        for &peer in g.peers(cell) {
-            self.cands[usize::from(peer)] &= !bit;
-        }
+        dispatch!(&mut self.engine, e => e.put(cell, bit));
         Ok(())
-    }
-
-    /// Writes a digit into an empty cell's text and candidates.
-    fn fill(&mut self, cell: usize, bit: u32) {
-        self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
-        self.cands[cell] = bit;
-        self.empty -= 1;
     }
 
     /// The board with every naked and hidden single filled in, or `None` when
@@ -247,7 +257,7 @@ impl Board {
     #[must_use]
     pub fn propagated(&self) -> Option<Board> {
         let mut board = self.clone();
-        board.propagate_all().ok().map(|()| board)
+        dispatch!(&mut board.engine, e => e.propagate_all()).ok().map(|()| board)
     }
 
     /// The children of this board, lazily: one per candidate of the empty
@@ -306,11 +316,21 @@ impl Board {
     pub fn is_unique(&self) -> bool {
         self.count_solutions(2) == 1
     }
+
+    /// The cell to branch on and its candidates, or `None` when complete.
+    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        dispatch!(&self.engine, e => e.branch_cell())
+    }
+
+    /// Gives the empty `cell` the digit of `bit` and propagates.
+    pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
+        dispatch!(&mut self.engine, e => e.assign_and_propagate(cell, bit))
+    }
 }
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.geometry.shape == other.geometry.shape && self.text == other.text
+        self.shape() == other.shape() && self.text() == other.text()
     }
 }
 
@@ -318,8 +338,8 @@ impl Eq for Board {}
 
 impl Hash for Board {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.geometry.shape.hash(state);
-        self.text.hash(state);
+        self.shape().hash(state);
+        self.text().hash(state);
     }
 }
 
@@ -342,6 +362,6 @@ impl fmt::Debug for Board {
 /// ```
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() { crate::format::write_grid(f, self.shape(), &self.text) } else { f.write_str(self.as_str()) }
+        if f.alternate() { crate::format::write_grid(f, self.shape(), self.text()) } else { f.write_str(self.as_str()) }
     }
 }

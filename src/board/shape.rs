@@ -257,6 +257,12 @@ impl Geometry {
         }
     }
 
+    /// The region that two peers share (the first one, in unit order).
+    pub(crate) fn shared_region(&self, a: usize, b: usize) -> Region {
+        let (a, b) = (to_u16(a), to_u16(b));
+        self.units().position(|unit| unit.contains(&a) && unit.contains(&b)).map_or(Region::Row, |i| self.region(i))
+    }
+
     /// The number of units.
     #[cfg_attr(not(test), expect(dead_code, reason = "used by tests"))]
     pub(crate) fn unit_count(&self) -> usize {

@@ -1,24 +1,77 @@
-//! Constraint propagation: naked singles and hidden singles (the Ruby seed's
-//! "clean sweep" and "heat seek"), and the choice of the cell to branch on.
+//! The engine for every shape: per-cell candidate masks, with naked and
+//! hidden singles (the Ruby seed's "clean sweep" and "heat seek") over the
+//! shape's regions, whatever they are. The 9x9 board has its own faster
+//! engine in `nine.rs`; this one is also its reference in tests.
 
 use smallvec::SmallVec;
 
-use super::{Board, EMPTY, Geometry, Region};
-
-/// Propagation found an empty cell with no candidate, or a digit with no
-/// place left in some region.
-#[derive(Debug)]
-pub(crate) struct Contradiction;
+use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
 
 /// Cells whose candidates fell to one and still wait to be filled.
 type Singles = SmallVec<[u16; 32]>;
 
-impl Board {
+#[derive(Clone, Debug)]
+pub(crate) struct General {
+    geometry: &'static Geometry,
+    text: SmallVec<[u8; 81]>,
+    /// Candidates of each empty cell; the single bit of its digit for a filled one.
+    cands: SmallVec<[u32; 81]>,
+    /// How many cells are empty.
+    empty: u16,
+    /// Whether no single is left to propagate: true for boards that came out
+    /// of propagation, false for parsed and placed ones.
+    settled: bool,
+}
+
+impl General {
+    pub(crate) fn empty(shape: Shape) -> General {
+        let geometry = shape.geometry();
+        General {
+            geometry,
+            text: SmallVec::from_elem(EMPTY, geometry.cells),
+            cands: SmallVec::from_elem(geometry.full, geometry.cells),
+            empty: u16::try_from(geometry.cells).expect("at most 625 cells"),
+            settled: false,
+        }
+    }
+
+    pub(crate) fn shape(&self) -> Shape {
+        self.geometry.shape
+    }
+
+    pub(crate) fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The candidates of an empty cell (the digit's bit for a filled one).
+    pub(crate) fn candidate_bits(&self, cell: usize) -> u32 {
+        self.cands[cell]
+    }
+
+    pub(crate) fn empty_cells(&self) -> usize {
+        usize::from(self.empty)
+    }
+
+    /// Writes a given into an empty cell and removes it from the peers'
+    /// candidates, with no further propagation. The caller has checked that
+    /// no peer holds it.
+    pub(crate) fn put(&mut self, cell: usize, bit: u32) {
+        self.fill(cell, bit);
+        self.settled = false;
+        for &peer in self.geometry.peers(cell) {
+            self.cands[usize::from(peer)] &= !bit;
+        }
+    }
+
+    fn fill(&mut self, cell: usize, bit: u32) {
+        self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
+        self.cands[cell] = bit;
+        self.empty -= 1;
+    }
+
     /// Fills `bit` into the empty `cell`, then propagates singles to a fixed
-    /// point.
-    ///
-    /// A board that was not settled may hold naked singles that no queue
-    /// knows of, so those are gathered first.
+    /// point. A board that was not settled may hold naked singles that no
+    /// queue knows of, so those are gathered first.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         let mut singles = Singles::new();
         self.assign(cell, bit, &mut singles)?;
@@ -39,7 +92,7 @@ impl Board {
         Ok(())
     }
 
-    fn gather_singles(&mut self, singles: &mut Singles) {
+    fn gather_singles(&self, singles: &mut Singles) {
         singles.extend(
             (0..self.geometry.cells)
                 .filter(|&c| self.text[c] == EMPTY && self.cands[c].count_ones() <= 1)
@@ -147,16 +200,5 @@ impl Board {
             }
         }
         best
-    }
-}
-
-impl Geometry {
-    /// The region that two peers share (the first one, in unit order).
-    pub(crate) fn shared_region(&self, a: usize, b: usize) -> Region {
-        let a = u16::try_from(a).expect("at most 625 cells");
-        let b = u16::try_from(b).expect("at most 625 cells");
-        self.units()
-            .position(|unit| unit.contains(&a) && unit.contains(&b))
-            .map_or(Region::Row, |index| self.region(index))
     }
 }

@@ -1,0 +1,374 @@
+//! The 9x9 engine: band bitboards.
+//!
+//! For each digit, the board is three bands of three rows, each band a
+//! 27-bit mask of the cells where the digit may still go (bit
+//! `9 * row_in_band + column`). This is the layout JCZSolve made known, and
+//! it makes the three inferences that matter cheap:
+//!
+//! - Within a band, a digit sits once in each row and once in each box, so
+//!   its three rows take the three boxes in some order. A table over the nine
+//!   "mini-rows" (row x box) keeps the cells of the orders still possible:
+//!   one lookup gives locked candidates (pointing and claiming along rows) and
+//!   hidden singles in boxes. A row left with one cell is a hidden single.
+//! - Naked singles across all digits come from counting bits in parallel:
+//!   `twos |= ones & a; ones |= a` over the nine digit masks of a band.
+//! - Hidden singles in columns come from the same counting over the nine
+//!   row segments of one digit.
+//!
+//! A solved cell writes its digit into the text, so [`Board::as_str`](super::Board::as_str)
+//! never has to be rebuilt.
+
+use super::{Contradiction, EMPTY, SYMBOLS};
+
+/// The nine bits of one row of a band.
+const ROW: u32 = 0x1FF;
+/// All 27 cells of a band.
+const BAND: u32 = 0x7FF_FFFF;
+/// All 27 digit-band pairs.
+const ALL_PAIRS: u32 = 0x7FF_FFFF;
+
+/// For the nine bits of a row: which of its three boxes have a candidate.
+const ROW_BOXES: [u32; 512] = {
+    let mut table = [0; 512];
+    let mut row = 0;
+    while row < 512 {
+        let mut b = 0;
+        while b < 3 {
+            if (row >> (3 * b)) & 7 != 0 {
+                table[row] |= 1 << b;
+            }
+            b += 1;
+        }
+        row += 1;
+    }
+    table
+};
+
+/// For a band's mini-row pattern (bit `3 * row + box` set when that row has
+/// a candidate in that box): the cells of every mini-row that some
+/// assignment of the three rows to the three boxes uses, or 0 when no
+/// assignment fits.
+const PERMUTATIONS: [u32; 512] = {
+    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut table = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut o = 0;
+        while o < 6 {
+            let order = ORDERS[o];
+            let mut fits = true;
+            let mut row = 0;
+            while row < 3 {
+                fits &= pattern & (1 << (3 * row + order[row])) != 0;
+                row += 1;
+            }
+            if fits {
+                let mut row = 0;
+                while row < 3 {
+                    table[pattern] |= 7 << (9 * row + 3 * order[row]);
+                    row += 1;
+                }
+            }
+            o += 1;
+        }
+        pattern += 1;
+    }
+    table
+};
+
+/// The row and box peers of each position of a band, within the band.
+const BAND_PEERS: [u32; 27] = {
+    let mut table = [0; 27];
+    let mut p = 0;
+    while p < 27 {
+        let (row, col) = (p / 9, p % 9);
+        let mut mask = ROW << (9 * row);
+        let mut r = 0;
+        while r < 3 {
+            mask |= 7 << (9 * r + 3 * (col / 3));
+            r += 1;
+        }
+        table[p] = mask & !(1 << p);
+        p += 1;
+    }
+    table
+};
+
+/// The three cells of each column within a band.
+const COLUMN: [u32; 9] = {
+    let mut table = [0; 9];
+    let mut c = 0;
+    while c < 9 {
+        table[c] = (1 << c) | (1 << (c + 9)) | (1 << (c + 18));
+        c += 1;
+    }
+    table
+};
+
+/// Spreads nine column bits to all three rows of a band.
+const fn columns_to_band(cols: u32) -> u32 {
+    cols | cols << 9 | cols << 18
+}
+
+/// Gathers a band's 27 bits into the nine columns they touch.
+const fn band_to_columns(band: u32) -> u32 {
+    (band | band >> 9 | band >> 18) & ROW
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Nine {
+    text: [u8; 81],
+    /// `cand[3 * d + b]`: the cells of band `b` where digit `d + 1` may go.
+    /// A solved cell keeps the bit of its own digit and no other.
+    cand: [u32; 27],
+    /// The cells of each band not solved yet.
+    unsolved: [u32; 3],
+    /// Whether no inference is pending: true for boards that came out of
+    /// propagation, false for parsed and placed ones.
+    settled: bool,
+}
+
+impl Nine {
+    pub(crate) fn empty() -> Nine {
+        Nine { text: [EMPTY; 81], cand: [BAND; 27], unsolved: [BAND; 3], settled: false }
+    }
+
+    pub(crate) fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// Digit bits (bit `d - 1` for digit `d`) of the candidates of `cell`;
+    /// the digit's own bit for a solved cell.
+    pub(crate) fn candidate_bits(&self, cell: usize) -> u32 {
+        let (b, p) = (cell / 27, cell % 27);
+        (0..9).fold(0, |bits, d| bits | ((self.cand[3 * d + b] >> p) & 1) << d)
+    }
+
+    pub(crate) fn empty_cells(&self) -> usize {
+        self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
+    }
+
+    /// Writes a given into an empty cell and removes its digit from the
+    /// peers, with no further inference. The caller has checked the rules.
+    pub(crate) fn put(&mut self, cell: usize, bit: u32) {
+        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        self.text[cell] = SYMBOLS[d + 1];
+        self.unsolved[b] &= !(1 << p);
+        for other in (0..9).filter(|&o| o != d) {
+            self.cand[3 * other + b] &= !(1 << p);
+        }
+        self.cand[3 * d + b] &= !BAND_PEERS[p];
+        for band in (0..3).filter(|&o| o != b) {
+            self.cand[3 * d + band] &= !COLUMN[p % 9];
+        }
+        self.settled = false;
+    }
+
+    /// Gives `cell` the digit of `bit`, one of its candidates, and propagates
+    /// to a fixed point.
+    pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
+        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        let mut dirty = if self.settled { 0 } else { ALL_PAIRS };
+        let cell_bit = 1 << p;
+        for other in 0..9 {
+            let i = 3 * other + b;
+            if other != d && self.cand[i] & cell_bit != 0 {
+                self.cand[i] &= !cell_bit;
+                dirty |= 1 << i;
+            }
+        }
+        self.cand[3 * d + b] &= !BAND_PEERS[p];
+        dirty |= 1 << (3 * d + b);
+        self.propagate(dirty)?;
+        self.settled = true;
+        Ok(())
+    }
+
+    /// Propagates everything pending on the board.
+    pub(crate) fn propagate_all(&mut self) -> Result<(), Contradiction> {
+        self.propagate(ALL_PAIRS)?;
+        self.settled = true;
+        Ok(())
+    }
+
+    /// Runs the band inferences on every dirty digit-band pair, then naked
+    /// singles, then hidden singles in columns, until nothing changes.
+    fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
+        let mut touched = 0u32;
+        loop {
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                touched |= 1 << (i / 3);
+                self.update(i, &mut dirty)?;
+            }
+            if self.unsolved == [0; 3] {
+                return Ok(());
+            }
+            if self.naked_singles(&mut dirty)? {
+                continue;
+            }
+            if touched != 0 {
+                let digits = std::mem::take(&mut touched);
+                if self.column_singles(digits, &mut dirty)? {
+                    continue;
+                }
+            }
+            return Ok(());
+        }
+    }
+
+    /// Locked candidates and hidden singles of digit `i / 3` in band `i % 3`;
+    /// solves the rows left with one cell.
+    fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
+        let (d, b) = (i / 3, i % 3);
+        let old = self.cand[i];
+        let pattern = ROW_BOXES[(old & ROW) as usize]
+            | ROW_BOXES[((old >> 9) & ROW) as usize] << 3
+            | ROW_BOXES[(old >> 18) as usize] << 6;
+        let band = old & PERMUTATIONS[pattern as usize];
+        if band == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[i] = band;
+        let mut singles = 0;
+        for row in 0..3 {
+            let segment = (band >> (9 * row)) & ROW;
+            if segment.is_power_of_two() {
+                singles |= segment << (9 * row);
+            }
+        }
+        let new = singles & self.unsolved[b];
+        if new == 0 {
+            return Ok(());
+        }
+        self.unsolved[b] &= !new;
+        for other in 0..9 {
+            let j = 3 * other + b;
+            if other != d && self.cand[j] & new != 0 {
+                self.cand[j] &= !new;
+                *dirty |= 1 << j;
+            }
+        }
+        let columns = columns_to_band(band_to_columns(new));
+        for other in 0..3 {
+            let j = 3 * d + other;
+            if other != b && self.cand[j] & columns != 0 {
+                self.cand[j] &= !columns;
+                *dirty |= 1 << j;
+            }
+        }
+        let symbol = SYMBOLS[d + 1];
+        let mut cells = new;
+        while cells != 0 {
+            self.text[27 * b + cells.trailing_zeros() as usize] = symbol;
+            cells &= cells - 1;
+        }
+        Ok(())
+    }
+
+    /// Gives every cell with one candidate left its digit; an unsolved cell
+    /// with none is a contradiction.
+    fn naked_singles(&mut self, dirty: &mut u32) -> Result<bool, Contradiction> {
+        let mut found = false;
+        for b in 0..3 {
+            let unsolved = self.unsolved[b];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos) = (0, 0);
+            for d in 0..9 {
+                let band = self.cand[3 * d + b];
+                twos |= ones & band;
+                ones |= band;
+            }
+            if unsolved & !ones != 0 {
+                return Err(Contradiction);
+            }
+            let mut singles = unsolved & !twos;
+            while singles != 0 {
+                let p = singles.trailing_zeros() as usize;
+                singles &= singles - 1;
+                // An earlier single of this sweep may have taken its digit.
+                let d = (0..9).find(|&d| self.cand[3 * d + b] & (1 << p) != 0).ok_or(Contradiction)?;
+                self.cand[3 * d + b] &= !BAND_PEERS[p];
+                *dirty |= 1 << (3 * d + b);
+                found = true;
+            }
+        }
+        Ok(found)
+    }
+
+    /// Gives each column that has one cell left for a digit that digit, for
+    /// the digits in the mask; a column with no cell is a contradiction.
+    fn column_singles(&mut self, digits: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
+        let mut found = false;
+        let mut digits = digits;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let (mut once, mut twice, mut solved) = (0, 0, 0);
+            for b in 0..3 {
+                let band = self.cand[3 * d + b];
+                solved |= band & !self.unsolved[b];
+                for row in 0..3 {
+                    let segment = (band >> (9 * row)) & ROW;
+                    twice |= once & segment;
+                    once |= segment;
+                }
+            }
+            if once != ROW {
+                return Err(Contradiction);
+            }
+            let mut columns = once & !twice & !band_to_columns(solved);
+            while columns != 0 {
+                let c = columns.trailing_zeros() as usize;
+                columns &= columns - 1;
+                let b = (0..3).find(|&b| self.cand[3 * d + b] & COLUMN[c] != 0).ok_or(Contradiction)?;
+                let p = (self.cand[3 * d + b] & COLUMN[c]).trailing_zeros() as usize;
+                self.cand[3 * d + b] &= !BAND_PEERS[p];
+                *dirty |= 1 << (3 * d + b);
+                found = true;
+            }
+        }
+        Ok(found)
+    }
+
+    /// The cell to branch on and its candidates: a cell with no candidate or
+    /// one (only on boards not yet propagated), else the first cell with two,
+    /// else the first with the fewest.
+    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        let mut bivalue = None;
+        for b in 0..3 {
+            let unsolved = self.unsolved[b];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos, mut threes) = (0, 0, 0);
+            for d in 0..9 {
+                let band = self.cand[3 * d + b];
+                threes |= twos & band;
+                twos |= ones & band;
+                ones |= band;
+            }
+            let at_most_one = unsolved & !twos;
+            if at_most_one != 0 {
+                let cell = 27 * b + at_most_one.trailing_zeros() as usize;
+                return Some((cell, self.candidate_bits(cell)));
+            }
+            let two = unsolved & !threes;
+            if bivalue.is_none() && two != 0 {
+                bivalue = Some(27 * b + two.trailing_zeros() as usize);
+                if self.settled {
+                    break;
+                }
+            }
+        }
+        let cell = bivalue.or_else(|| {
+            (0..81)
+                .filter(|&c| self.unsolved[c / 27] & (1 << (c % 27)) != 0)
+                .min_by_key(|&c| self.candidate_bits(c).count_ones())
+        })?;
+        Some((cell, self.candidate_bits(cell)))
+    }
+}
