@@ -243,21 +243,24 @@ impl Nine {
             return Ok(());
         }
         self.unsolved[b] &= !new;
+        // Branch-free: clear the solved cells from every digit of the band
+        // and their columns from every band of this digit, marking what
+        // changed; then give this digit-band pair its cells back.
         for other in 0..9 {
             let j = 3 * other + b;
-            if other != d && self.cand[j] & new != 0 {
-                self.cand[j] &= !new;
-                *dirty |= 1 << j;
-            }
+            let before = self.cand[j];
+            self.cand[j] = before & !new;
+            *dirty |= u32::from(before & new != 0) << j;
         }
         let columns = columns_to_band(band_to_columns(new));
         for other in 0..3 {
             let j = 3 * d + other;
-            if other != b && self.cand[j] & columns != 0 {
-                self.cand[j] &= !columns;
-                *dirty |= 1 << j;
-            }
+            let before = self.cand[j];
+            self.cand[j] = before & !columns;
+            *dirty |= u32::from(before & columns != 0) << j;
         }
+        self.cand[i] = band;
+        *dirty &= !(1 << i);
         let symbol = SYMBOLS[d + 1];
         let mut cells = new;
         while cells != 0 {

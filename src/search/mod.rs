@@ -146,7 +146,11 @@ where
 /// assert_eq!(it.next(), Some(5)); // 0 + 5, pushed before 4 + 1
 /// assert_eq!(it.next(), Some(5)); // 4 + 1
 /// ```
-pub fn best_first<N, IN, S, K, KF>(root: N, successors: S, key: KF) -> Search<N, IN, S, BestFirst<N, K, KF>>
+pub fn best_first<N, IN, S, K, KF>(
+    root: N,
+    successors: S,
+    key: KF,
+) -> Search<N, IN, S, BestFirst<N, K, KF, IN::IntoIter>>
 where
     S: FnMut(&N) -> IN,
     IN: IntoIterator<Item = N>,

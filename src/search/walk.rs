@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
+use std::marker::PhantomData;
 
 use super::Frontier;
 
@@ -11,15 +12,15 @@ use super::Frontier;
 /// Built by [`dfs`](super::dfs), [`bfs`](super::bfs),
 /// [`best_first`](super::best_first) and [`with_frontier`](super::with_frontier).
 ///
-/// When a node is yielded, its `successors` iterator has been created but not
-/// pulled; it joins the frontier on the next call to `next`, so stopping after
-/// a node costs nothing for its children.
+/// When a node is yielded, its `successors` iterator has been created and
+/// handed to the frontier, but not pulled: stopping after a node costs
+/// nothing for its children.
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Search<N, IN: IntoIterator, S, F> {
     root: Option<N>,
-    pending: Option<IN::IntoIter>,
     successors: S,
     frontier: F,
+    _children: PhantomData<fn() -> IN>,
 }
 
 impl<N, IN, S, F> Search<N, IN, S, F>
@@ -29,7 +30,7 @@ where
     F: Frontier<IN::IntoIter>,
 {
     pub(crate) fn new(root: N, successors: S, frontier: F) -> Self {
-        Search { root: Some(root), pending: None, successors, frontier }
+        Search { root: Some(root), successors, frontier, _children: PhantomData }
     }
 
     /// The frontier: what has been discovered and not yet visited.
@@ -58,22 +59,18 @@ where
     type Item = N;
 
     fn next(&mut self) -> Option<N> {
-        let node = if let Some(root) = self.root.take() {
-            root
-        } else {
-            if let Some(children) = self.pending.take() {
-                self.frontier.push(children);
-            }
-            self.frontier.pop()?
+        let node = match self.root.take() {
+            Some(root) => root,
+            None => self.frontier.pop()?,
         };
-        self.pending = Some((self.successors)(&node).into_iter());
+        self.frontier.push((self.successors)(&node).into_iter());
         Some(node)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         if self.root.is_some() {
             (1, None)
-        } else if self.pending.is_none() && self.frontier.is_empty() {
+        } else if self.frontier.is_empty() {
             (0, Some(0))
         } else {
             (0, None)
@@ -93,16 +90,15 @@ impl<N, IN, S, F> Clone for Search<N, IN, S, F>
 where
     N: Clone,
     IN: IntoIterator,
-    IN::IntoIter: Clone,
     S: Clone,
     F: Clone,
 {
     fn clone(&self) -> Self {
         Search {
             root: self.root.clone(),
-            pending: self.pending.clone(),
             successors: self.successors.clone(),
             frontier: self.frontier.clone(),
+            _children: PhantomData,
         }
     }
 }
