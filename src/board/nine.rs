@@ -76,6 +76,38 @@ const PERMUTATIONS: [u32; 512] = {
     table
 };
 
+/// For a stack's mini-column pattern (bit `3 * band + column` set when that
+/// band has a candidate in that column of the stack): the mini-columns that
+/// some assignment of the three bands to the three columns uses, or 0 when
+/// none fits. The transpose of [`PERMUTATIONS`], one bit per mini-column.
+const STACK_PERMUTATIONS: [u32; 512] = {
+    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    let mut table = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut o = 0;
+        while o < 6 {
+            let order = ORDERS[o];
+            let mut fits = true;
+            let mut band = 0;
+            while band < 3 {
+                fits &= pattern & (1 << (3 * band + order[band])) != 0;
+                band += 1;
+            }
+            if fits {
+                let mut band = 0;
+                while band < 3 {
+                    table[pattern] |= 1 << (3 * band + order[band]);
+                    band += 1;
+                }
+            }
+            o += 1;
+        }
+        pattern += 1;
+    }
+    table
+};
+
 /// The row and box peers of each position of a band, within the band.
 const BAND_PEERS: [u32; 27] = {
     let mut table = [0; 27];
@@ -210,7 +242,7 @@ impl Nine {
             }
             if touched != 0 {
                 let digits = std::mem::take(&mut touched);
-                if self.column_singles(digits, &mut dirty)? {
+                if self.stacks(digits, &mut dirty)? || self.column_singles(digits, &mut dirty)? {
                     continue;
                 }
             }
@@ -231,12 +263,13 @@ impl Nine {
             return Err(Contradiction);
         }
         self.cand[i] = band;
+        // Rows left with one cell; every row has at least one here, so
+        // `s & (s - 1) == 0` means exactly one. Branch-free, as which rows
+        // are singles is unpredictable.
         let mut singles = 0;
         for row in 0..3 {
             let segment = (band >> (9 * row)) & ROW;
-            if segment.is_power_of_two() {
-                singles |= segment << (9 * row);
-            }
+            singles |= (segment * u32::from(segment & segment.wrapping_sub(1) == 0)) << (9 * row);
         }
         let new = singles & self.unsolved[b];
         if new == 0 {
@@ -300,6 +333,41 @@ impl Nine {
             }
         }
         Ok(found)
+    }
+
+    /// Locked candidates along columns, for the digits in the mask: in each
+    /// stack, a digit's three boxes take its three columns in some order.
+    fn stacks(&mut self, digits: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        let mut digits = digits;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let cols = [0, 1, 2].map(|b| band_to_columns(self.cand[3 * d + b]));
+            let mut allowed = [0u32; 3];
+            for stack in 0..3 {
+                let shift = 3 * stack;
+                let pattern = (cols[0] >> shift) & 7 | ((cols[1] >> shift) & 7) << 3 | ((cols[2] >> shift) & 7) << 6;
+                let fits = STACK_PERMUTATIONS[pattern as usize];
+                if fits == 0 {
+                    return Err(Contradiction);
+                }
+                for (b, a) in allowed.iter_mut().enumerate() {
+                    *a |= ((fits >> (3 * b)) & 7) << shift;
+                }
+            }
+            for (b, a) in allowed.into_iter().enumerate() {
+                let j = 3 * d + b;
+                let before = self.cand[j];
+                let after = before & columns_to_band(a);
+                if after != before {
+                    self.cand[j] = after;
+                    *dirty |= 1 << j;
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// Gives each column that has one cell left for a digit that digit, for
