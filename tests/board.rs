@@ -86,26 +86,47 @@ fn candidates_are_what_no_peer_holds() {
     }
 }
 
+/// From the forum's hardest list: propagation alone does not solve it.
+const NEEDS_GUESS: &str = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
+
 #[test]
 fn children_branch_on_the_cell_with_fewest_candidates() {
-    let board: Board = HARDEST.parse().unwrap();
+    let board: Board = NEEDS_GUESS.parse().unwrap();
+    // A parsed board is propagated once, then branches.
+    let settled = board.propagated().unwrap();
+    assert!(!settled.is_complete());
     let children = board.children();
     let cell = children.cell().expect("an unsolved board has children");
-    let fewest = (0..81).filter(|&c| board.get(c).is_none()).map(|c| board.candidates(c).len()).min().unwrap();
-    assert_eq!(board.candidates(cell).len(), fewest);
-    assert_eq!(children.remaining(), board.candidates(cell));
+    let fewest = (0..81).filter(|&c| settled.get(c).is_none()).map(|c| settled.candidates(c).len()).min().unwrap();
+    assert_eq!(fewest, 2);
+    assert_eq!(settled.candidates(cell).len(), fewest);
+    assert_eq!(children.remaining(), settled.candidates(cell));
     let kids: Vec<Board> = children.collect();
     assert!(!kids.is_empty() && kids.len() <= fewest);
     for kid in &kids {
-        // Each child fills the branch cell and keeps every given.
+        // Each child fills the branch cell and keeps every cell the settled board had.
         assert!(kid.get(cell).is_some());
-        assert!(HARDEST.bytes().zip(kid.as_str().bytes()).all(|(g, k)| g == b'.' || g == k));
+        assert!(settled.as_str().bytes().zip(kid.as_str().bytes()).all(|(g, k)| g == b'.' || g == k));
     }
+    // A settled board branches on its own fewest-candidate cell.
+    assert_eq!(kids[0].children().cell().map(|c| kids[0].candidates(c).len()), Some(2));
+}
+
+#[test]
+fn a_board_solved_by_propagation_has_itself_completed_as_its_one_child() {
+    let board: Board = HARDEST.parse().unwrap();
+    let children = board.children();
+    assert_eq!(children.cell(), None);
+    assert_eq!(children.size_hint(), (1, Some(1)));
+    let kids: Vec<Board> = children.collect();
+    assert_eq!(kids.len(), 1);
+    assert!(kids[0].is_complete());
+    assert_eq!(Some(&kids[0]), board.solve().as_ref());
 }
 
 #[test]
 fn children_are_propagated_with_naked_and_hidden_singles() {
-    let board: Board = HARDEST.parse().unwrap();
+    let board: Board = NEEDS_GUESS.parse().unwrap();
     for kid in board.children() {
         for cell in 0..81 {
             if kid.get(cell).is_none() {
@@ -113,12 +134,20 @@ fn children_are_propagated_with_naked_and_hidden_singles() {
                 assert!(kid.candidates(cell).len() >= 2, "naked single left at {cell} in {kid}");
             }
         }
-        // ...and no hidden single: every missing digit has two places in each row.
-        for r in 0..9 {
-            for d in 1..=9u8 {
-                if (0..9).all(|c| kid.get(r * 9 + c) != Some(d)) {
-                    let places = (0..9).filter(|&c| kid.candidates(r * 9 + c).contains(d)).count();
-                    assert!(places >= 2, "hidden single {d} in row {r} of {kid}");
+        // ...and no hidden single: every missing digit has two places in
+        // each row, column and box.
+        for i in 0..9 {
+            let units: [Vec<usize>; 3] = [
+                (0..9).map(|j| i * 9 + j).collect(),
+                (0..9).map(|j| j * 9 + i).collect(),
+                (0..9).map(|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3).collect(),
+            ];
+            for unit in &units {
+                for d in 1..=9u8 {
+                    if unit.iter().all(|&c| kid.get(c) != Some(d)) {
+                        let places = unit.iter().filter(|&&c| kid.candidates(c).contains(d)).count();
+                        assert!(places >= 2, "hidden single {d} in {unit:?} of {kid}");
+                    }
                 }
             }
         }

@@ -10,33 +10,47 @@ use super::{Board, Candidates};
 /// propagated with naked and hidden singles. Children that reach a
 /// contradiction are skipped.
 ///
+/// A board that came from parsing or [`Board::place`] is propagated first,
+/// once, and the branch is taken on the result; if propagation alone
+/// completes it, that completed board is the one child.
+///
 /// Built by [`Board::children`]. It owns a copy of its parent, so it borrows
 /// nothing.
 #[derive(Clone)]
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Children {
-    /// Taken, not cloned, for the last candidate.
+    /// The board to branch from, taken (not cloned) for the last candidate.
+    /// With no branch cell, the board itself is the one child.
     parent: Option<Board>,
-    cell: usize,
+    branch: Option<usize>,
     remaining: u32,
 }
 
 impl Children {
     pub(crate) fn new(parent: &Board) -> Children {
+        let none = Children { parent: None, branch: None, remaining: 0 };
+        if parent.is_complete() {
+            return none;
+        }
+        let mut parent = parent.clone();
+        if !parent.is_settled() && parent.settle().is_err() {
+            return none;
+        }
         match parent.branch_cell() {
-            Some((cell, remaining)) if remaining != 0 => Children { parent: Some(parent.clone()), cell, remaining },
-            _ => Children { parent: None, cell: 0, remaining: 0 },
+            Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
+            // Propagation alone completed it.
+            None => Children { parent: Some(parent), branch: None, remaining: 0 },
         }
     }
 
-    /// The cell the children branch on, or `None` when there are none to
-    /// build.
+    /// The cell the children branch on, or `None` when there is no branch:
+    /// the board is complete, contradictory, or completed by propagation.
     #[must_use]
     pub fn cell(&self) -> Option<usize> {
-        self.parent.as_ref().map(|_| self.cell)
+        self.branch
     }
 
-    /// The candidates not yet tried.
+    /// The candidates of the branch cell not tried yet.
     #[must_use]
     pub fn remaining(&self) -> Candidates {
         Candidates::from_bits(self.remaining)
@@ -47,11 +61,12 @@ impl Iterator for Children {
     type Item = Board;
 
     fn next(&mut self) -> Option<Board> {
+        let Some(cell) = self.branch else { return self.parent.take() };
         while self.remaining != 0 {
             let bit = self.remaining & self.remaining.wrapping_neg();
             self.remaining ^= bit;
             let mut child = if self.remaining == 0 { self.parent.take()? } else { self.parent.clone()? };
-            if child.assign_and_propagate(self.cell, bit).is_ok() {
+            if child.assign_and_propagate(cell, bit).is_ok() {
                 return Some(child);
             }
         }
@@ -59,7 +74,13 @@ impl Iterator for Children {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, Some(self.remaining.count_ones() as usize))
+        match self.branch {
+            None => {
+                let n = usize::from(self.parent.is_some());
+                (n, Some(n))
+            }
+            Some(_) => (0, Some(self.remaining.count_ones() as usize)),
+        }
     }
 }
 
@@ -69,7 +90,7 @@ impl fmt::Debug for Children {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Children")
             .field("parent", &self.parent.as_ref().map(Board::as_str))
-            .field("cell", &self.cell)
+            .field("cell", &self.branch)
             .field("remaining", &self.remaining())
             .finish()
     }

@@ -48,6 +48,10 @@ impl General {
         self.cands[cell]
     }
 
+    pub(crate) fn is_settled(&self) -> bool {
+        self.settled
+    }
+
     pub(crate) fn empty_cells(&self) -> usize {
         usize::from(self.empty)
     }

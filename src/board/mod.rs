@@ -257,7 +257,7 @@ impl Board {
     #[must_use]
     pub fn propagated(&self) -> Option<Board> {
         let mut board = self.clone();
-        dispatch!(&mut board.engine, e => e.propagate_all()).ok().map(|()| board)
+        board.settle().ok().map(|()| board)
     }
 
     /// The children of this board, lazily: one per candidate of the empty
@@ -315,6 +315,16 @@ impl Board {
     #[must_use]
     pub fn is_unique(&self) -> bool {
         self.count_solutions(2) == 1
+    }
+
+    /// Whether propagation has nothing left to do on this board.
+    pub(crate) fn is_settled(&self) -> bool {
+        dispatch!(&self.engine, e => e.is_settled())
+    }
+
+    /// Propagates in place.
+    pub(crate) fn settle(&mut self) -> Result<(), Contradiction> {
+        dispatch!(&mut self.engine, e => e.propagate_all())
     }
 
     /// The cell to branch on and its candidates, or `None` when complete.

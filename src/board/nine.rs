@@ -176,6 +176,10 @@ impl Nine {
         (0..9).fold(0, |bits, d| bits | ((self.cand[3 * d + b] >> p) & 1) << d)
     }
 
+    pub(crate) fn is_settled(&self) -> bool {
+        self.settled
+    }
+
     pub(crate) fn empty_cells(&self) -> usize {
         self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
