@@ -2,7 +2,7 @@
 //!
 //! For each digit, the board is three bands of three rows, each band a
 //! 27-bit mask of the cells where the digit may still go (bit
-//! `9 * row_in_band + column`). This is the layout JCZSolve made known, and
+//! `9 * row_in_band + column`). This is the layout `JCZSolve` made known, and
 //! it makes the three inferences that matter cheap:
 //!
 //! - Within a band, a digit sits once in each row and once in each box, so
