@@ -431,14 +431,20 @@ impl Nine {
                 let cell = 27 * b + at_most_one.trailing_zeros() as usize;
                 return Some((cell, self.candidate_bits(cell)));
             }
-            let two = unsolved & !threes;
-            if bivalue.is_none() && two != 0 {
-                bivalue = Some(27 * b + two.trailing_zeros() as usize);
-                if self.settled {
-                    break;
+            let mut two = unsolved & !threes;
+            while two != 0 {
+                let p = two.trailing_zeros() as usize;
+                two &= two - 1;
+                let (row, col) = (p / 9, p % 9);
+                let boxes = 7 << (3 * (col / 3)) | 7 << (9 + 3 * (col / 3)) | 7 << (18 + 3 * (col / 3));
+                let score = (unsolved & ((ROW << (9 * row)) | boxes)).count_ones()
+                    + (0..3).map(|o| (self.unsolved[o] & COLUMN[col]).count_ones()).sum::<u32>();
+                if bivalue.is_none_or(|(_, best)| score > best) {
+                    bivalue = Some((27 * b + p, score));
                 }
             }
         }
+        let bivalue = bivalue.map(|(cell, _)| cell);
         let cell = bivalue.or_else(|| {
             (0..81)
                 .filter(|&c| self.unsolved[c / 27] & (1 << (c % 27)) != 0)
