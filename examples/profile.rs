@@ -1,4 +1,5 @@
-//! Counts to two over a dataset, for profilers: `cargo run --release --example profile -- FILE`.
+//! Counts to two over a dataset, for profilers:
+//! `cargo run --release --example profile -- FILE [REPEAT]`.
 use lazydoku::Board;
 fn main() {
     let path = std::env::args().nth(1).expect("a dataset file");
@@ -8,8 +9,12 @@ fn main() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| l.split_whitespace().next().unwrap().parse().expect("puzzle"))
         .collect();
+    let repeat: usize = std::env::args().nth(2).map_or(1, |n| n.parse().expect("a repeat count"));
     let start = std::time::Instant::now();
-    let total: usize = boards.iter().map(|b| b.count_solutions(2)).sum();
-    let secs = start.elapsed().as_secs_f64();
+    let mut total = 0;
+    for _ in 0..repeat {
+        total += boards.iter().map(|b| b.count_solutions(2)).sum::<usize>();
+    }
+    let secs = start.elapsed().as_secs_f64() / repeat as f64;
     println!("{} puzzles, {total} solutions counted, {:.2} µs/puzzle", boards.len(), secs * 1e6 / boards.len() as f64);
 }

@@ -126,6 +126,9 @@ const BAND_PEERS: [u32; 27] = {
     table
 };
 
+/// The nine cells of each box within a band.
+const BOX: [u32; 3] = [0x1C0_E07, 0x1C0_E07 << 3, 0x1C0_E07 << 6];
+
 /// The three cells of each column within a band.
 const COLUMN: [u32; 9] = {
     let mut table = [0; 9];
@@ -230,18 +233,21 @@ impl Nine {
     /// Runs the band inferences on every dirty digit-band pair, then naked
     /// singles, then hidden singles in columns, until nothing changes.
     fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
-        let mut touched = 0u32;
+        // Digits and bands changed since their last sweep: only those can
+        // hold a new single.
+        let (mut touched, mut bands) = (0u32, 0u32);
         loop {
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 touched |= 1 << (i / 3);
+                bands |= 1 << (i % 3);
                 self.update(i, &mut dirty)?;
             }
             if self.unsolved == [0; 3] {
                 return Ok(());
             }
-            if self.naked_singles(&mut dirty)? {
+            if self.naked_singles(std::mem::take(&mut bands), &mut dirty)? {
                 continue;
             }
             if touched != 0 {
@@ -307,13 +313,13 @@ impl Nine {
         Ok(())
     }
 
-    /// Gives every cell with one candidate left its digit; an unsolved cell
-    /// with none is a contradiction.
-    fn naked_singles(&mut self, dirty: &mut u32) -> Result<bool, Contradiction> {
+    /// Gives every cell with one candidate left its digit, in the bands of
+    /// the mask; an unsolved cell with none is a contradiction.
+    fn naked_singles(&mut self, bands: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
         let mut found = false;
         for b in 0..3 {
             let unsolved = self.unsolved[b];
-            if unsolved == 0 {
+            if unsolved == 0 || bands & (1 << b) == 0 {
                 continue;
             }
             let (mut ones, mut twos) = (0, 0);
@@ -409,11 +415,18 @@ impl Nine {
         Ok(found)
     }
 
-    /// The cell to branch on and its candidates: a cell with no candidate or
-    /// one (only on boards not yet propagated), else the first cell with two,
-    /// else the first with the fewest.
+    /// The cell to branch on and its candidates, or `None` when complete.
+    ///
+    /// On a board not yet propagated, a cell with no candidate or one comes
+    /// first. Otherwise: the cells with the fewest candidates (two, almost
+    /// always), and among those the one with the most unsolved cells in its
+    /// row, column and box, where a guess has the most to propagate to. On
+    /// the hardest datasets that choice makes a third fewer guesses than
+    /// taking the first such cell.
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
-        let mut bivalue = None;
+        // Cells with exactly two candidates, by band; counting to three is
+        // cheap, and almost every propagated board has such a cell.
+        let mut pairs = [0u32; 3];
         for b in 0..3 {
             let unsolved = self.unsolved[b];
             if unsolved == 0 {
@@ -431,25 +444,59 @@ impl Nine {
                 let cell = 27 * b + at_most_one.trailing_zeros() as usize;
                 return Some((cell, self.candidate_bits(cell)));
             }
-            let mut two = unsolved & !threes;
-            while two != 0 {
-                let p = two.trailing_zeros() as usize;
-                two &= two - 1;
-                let (row, col) = (p / 9, p % 9);
-                let boxes = 7 << (3 * (col / 3)) | 7 << (9 + 3 * (col / 3)) | 7 << (18 + 3 * (col / 3));
-                let score = (unsolved & ((ROW << (9 * row)) | boxes)).count_ones()
-                    + (0..3).map(|o| (self.unsolved[o] & COLUMN[col]).count_ones()).sum::<u32>();
-                if bivalue.is_none_or(|(_, best)| score > best) {
-                    bivalue = Some((27 * b + p, score));
+            pairs[b] = unsolved & !threes;
+        }
+        let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
+        let mut best = (0, 0);
+        for (b, &cells) in fewest.iter().enumerate() {
+            let mut cells = cells;
+            while cells != 0 {
+                let p = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let score = self.unsolved_peers(b, p) + 1;
+                if score > best.1 {
+                    best = (27 * b + p, score);
                 }
             }
         }
-        let bivalue = bivalue.map(|(cell, _)| cell);
-        let cell = bivalue.or_else(|| {
-            (0..81)
-                .filter(|&c| self.unsolved[c / 27] & (1 << (c % 27)) != 0)
-                .min_by_key(|&c| self.candidate_bits(c).count_ones())
-        })?;
-        Some((cell, self.candidate_bits(cell)))
+        Some((best.0, self.candidate_bits(best.0)))
+    }
+
+    /// The unsolved cells with the fewest candidates, by band, or `None`
+    /// when every cell is solved.
+    fn fewest_candidates(&self) -> Option<[u32; 3]> {
+        let mut fewest = [0u32; 3];
+        let mut count = usize::MAX;
+        for b in 0..3 {
+            // at_least[k]: cells of the band with k or more candidates.
+            let mut at_least = [0u32; 11];
+            at_least[0] = BAND;
+            for d in 0..9 {
+                let band = self.cand[3 * d + b];
+                for k in (1..=d + 1).rev() {
+                    at_least[k] |= at_least[k - 1] & band;
+                }
+            }
+            for k in 0..=count.min(9) {
+                let exactly = self.unsolved[b] & at_least[k] & !at_least[k + 1];
+                if exactly != 0 {
+                    if k < count {
+                        count = k;
+                        fewest = [0; 3];
+                    }
+                    fewest[b] = exactly;
+                    break;
+                }
+            }
+        }
+        (count != usize::MAX).then_some(fewest)
+    }
+
+    /// Unsolved cells in the row, column and box of position `p` of band `b`
+    /// (the cell itself counted thrice; all that matters is the order).
+    fn unsolved_peers(&self, b: usize, p: usize) -> u32 {
+        let (row, col) = (p / 9, p % 9);
+        let in_band = (self.unsolved[b] & ((ROW << (9 * row)) | BOX[col / 3])).count_ones();
+        in_band + self.unsolved.iter().map(|u| (u & COLUMN[col]).count_ones()).sum::<u32>()
     }
 }
