@@ -427,7 +427,7 @@ impl Nine {
         // Cells with exactly two candidates, by band; counting to three is
         // cheap, and almost every propagated board has such a cell.
         let mut pairs = [0u32; 3];
-        for b in 0..3 {
+        for (b, pair) in pairs.iter_mut().enumerate() {
             let unsolved = self.unsolved[b];
             if unsolved == 0 {
                 continue;
@@ -444,7 +444,7 @@ impl Nine {
                 let cell = 27 * b + at_most_one.trailing_zeros() as usize;
                 return Some((cell, self.candidate_bits(cell)));
             }
-            pairs[b] = unsolved & !threes;
+            *pair = unsolved & !threes;
         }
         let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
         let mut best = (0, 0);
