@@ -52,6 +52,10 @@ impl General {
         self.settled
     }
 
+    pub(crate) fn is_complete(&self) -> bool {
+        self.empty == 0
+    }
+
     pub(crate) fn empty_cells(&self) -> usize {
         usize::from(self.empty)
     }

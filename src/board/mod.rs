@@ -182,7 +182,7 @@ impl Board {
     /// complete board is a solution.
     #[must_use]
     pub fn is_complete(&self) -> bool {
-        self.empty_cells() == 0
+        dispatch!(&self.engine, e => e.is_complete())
     }
 
     /// A new board with `digit` at `cell`, or the reason it cannot go there.

@@ -12,8 +12,11 @@
 //!   hidden singles in boxes. A row left with one cell is a hidden single.
 //! - Naked singles across all digits come from counting bits in parallel:
 //!   `twos |= ones & a; ones |= a` over the nine digit masks of a band.
-//! - Hidden singles in columns come from the same counting over the nine
-//!   row segments of one digit.
+//! - Across bands, a digit sits once in each column and once in each box of
+//!   a stack, so the same permutation argument over the nine "mini-columns"
+//!   (band x column) gives locked candidates along columns. It also finds
+//!   hidden singles in columns: a column with one cell left pins its box to
+//!   that column, and the band step then solves the cell.
 //!
 //! A solved cell writes its digit into the text, so [`Board::as_str`](super::Board::as_str)
 //! never has to be rebuilt.
@@ -183,6 +186,10 @@ impl Nine {
         self.settled
     }
 
+    pub(crate) fn is_complete(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
     pub(crate) fn empty_cells(&self) -> usize {
         self.unsolved.iter().map(|u| u.count_ones() as usize).sum()
     }
@@ -231,7 +238,7 @@ impl Nine {
     }
 
     /// Runs the band inferences on every dirty digit-band pair, then naked
-    /// singles, then hidden singles in columns, until nothing changes.
+    /// singles, then the stack inferences, until nothing changes.
     fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
         // Digits and bands changed since their last sweep: only those can
         // hold a new single.
@@ -252,7 +259,7 @@ impl Nine {
             }
             if touched != 0 {
                 let digits = std::mem::take(&mut touched);
-                if self.stacks(digits, &mut dirty)? || self.column_singles(digits, &mut dirty)? {
+                if self.stacks(digits, &mut dirty)? {
                     continue;
                 }
             }
@@ -378,41 +385,6 @@ impl Nine {
             }
         }
         Ok(changed)
-    }
-
-    /// Gives each column that has one cell left for a digit that digit, for
-    /// the digits in the mask; a column with no cell is a contradiction.
-    fn column_singles(&mut self, digits: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
-        let mut found = false;
-        let mut digits = digits;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
-            let (mut once, mut twice, mut solved) = (0, 0, 0);
-            for b in 0..3 {
-                let band = self.cand[3 * d + b];
-                solved |= band & !self.unsolved[b];
-                for row in 0..3 {
-                    let segment = (band >> (9 * row)) & ROW;
-                    twice |= once & segment;
-                    once |= segment;
-                }
-            }
-            if once != ROW {
-                return Err(Contradiction);
-            }
-            let mut columns = once & !twice & !band_to_columns(solved);
-            while columns != 0 {
-                let c = columns.trailing_zeros() as usize;
-                columns &= columns - 1;
-                let b = (0..3).find(|&b| self.cand[3 * d + b] & COLUMN[c] != 0).ok_or(Contradiction)?;
-                let p = (self.cand[3 * d + b] & COLUMN[c]).trailing_zeros() as usize;
-                self.cand[3 * d + b] &= !BAND_PEERS[p];
-                *dirty |= 1 << (3 * d + b);
-                found = true;
-            }
-        }
-        Ok(found)
     }
 
     /// The cell to branch on and its candidates, or `None` when complete.
