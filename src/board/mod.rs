@@ -29,6 +29,15 @@ pub(crate) const EMPTY: u8 = b'.';
 /// Text bytes by digit: `.` for 0 (empty), then `1-9`, then `A-P`.
 pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 
+/// The digit a text byte stands for; `None` for an empty cell.
+const fn digit_of_symbol(symbol: u8) -> Option<u8> {
+    match symbol {
+        b'1'..=b'9' => Some(symbol - b'0'),
+        b'A'..=b'P' => Some(symbol - b'A' + 10),
+        _ => None,
+    }
+}
+
 /// Propagation found an empty cell with no candidate, or a digit with no
 /// place left in some region.
 #[derive(Debug)]
@@ -150,10 +159,7 @@ impl Board {
     /// or off the board.
     #[must_use]
     pub fn get(&self, cell: usize) -> Option<u8> {
-        match self.text().get(cell) {
-            Some(&EMPTY) | None => None,
-            Some(_) => Some(digit_of(dispatch!(&self.engine, e => e.candidate_bits(cell)))),
-        }
+        self.text().get(cell).and_then(|&symbol| digit_of_symbol(symbol))
     }
 
     /// The digits of every cell, row by row, `None` for empty.
