@@ -67,6 +67,7 @@
 //! # Ok::<(), lazydoku::ParseError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 #![warn(missing_debug_implementations)]
 
 pub mod board;
