@@ -1,6 +1,6 @@
 //! The engine for every shape: per-cell candidate masks, with naked and
-//! hidden singles (the Ruby seed's "clean sweep" and "heat seek") over the
-//! shape's regions, whatever they are. The 9x9 board has its own faster
+//! hidden singles (the Ruby seed's "clean sweep" and "heat seek") and locked
+//! candidates over the shape's regions, whatever they are. The 9x9 board has its own faster
 //! engine in `nine.rs`; this one is also its reference in tests.
 
 use smallvec::SmallVec;
@@ -133,7 +133,7 @@ impl General {
     }
 
     /// Fills naked singles from the queue, then sweeps every region for
-    /// hidden singles, until neither finds anything.
+    /// hidden singles, then for locked candidates, until none finds anything.
     fn propagate(&mut self, singles: &mut Singles) -> Result<(), Contradiction> {
         let g: &Geometry = self.geometry;
         loop {
@@ -183,30 +183,69 @@ impl General {
                     found = true;
                 }
             }
-            if !found && singles.is_empty() {
+            // Locked candidates cost a sweep over every pair of regions; near
+            // the leaves (fewer empty cells than two rows hold) singles finish
+            // the board alone, and enumeration spends most nodes there.
+            let worth_it = usize::from(self.empty) > 2 * g.side;
+            if !found && singles.is_empty() && !(worth_it && self.locked_candidates(singles)?) {
                 return Ok(());
             }
         }
     }
 
-    /// The empty cell with the fewest candidates (first in row order among
-    /// equals) and its candidates, or `None` for a complete board.
-    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
-        let mut best: Option<(usize, u32)> = None;
-        let mut fewest = u32::MAX;
-        for (cell, (&t, &cands)) in self.text.iter().zip(self.cands.iter()).enumerate() {
-            if t == EMPTY {
-                let n = cands.count_ones();
-                if n < fewest {
-                    fewest = n;
-                    best = Some((cell, cands));
-                    // A settled board has no single left, so two is the least.
-                    if n <= 1 || (n == 2 && self.settled) {
-                        break;
+    /// Locked candidates (pointing and claiming): when a digit's places in
+    /// one region all lie where it meets another, the digit leaves the rest
+    /// of the other. Returns whether anything was eliminated.
+    fn locked_candidates(&mut self, singles: &mut Singles) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for overlap in &self.geometry.overlaps {
+            let places = |cells: &[u16]| {
+                cells
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|&c| self.text[c] == EMPTY)
+                    .fold(0, |m, c| m | self.cands[c])
+            };
+            let shared = places(&overlap.shared);
+            let (first, second) = (places(&overlap.only_first), places(&overlap.only_second));
+            for (confined, others) in [(shared & !first, &overlap.only_second), (shared & !second, &overlap.only_first)]
+            {
+                if confined == 0 {
+                    continue;
+                }
+                for &cell in others {
+                    let cell = usize::from(cell);
+                    let cands = self.cands[cell];
+                    if self.text[cell] == EMPTY && cands & confined != 0 {
+                        let left = cands & !confined;
+                        if left == 0 {
+                            return Err(Contradiction);
+                        }
+                        self.cands[cell] = left;
+                        if left.is_power_of_two() {
+                            singles.push(u16::try_from(cell).expect("at most 625 cells"));
+                        }
+                        changed = true;
                     }
                 }
             }
         }
-        best
+        Ok(changed)
+    }
+
+    /// The empty cell with the fewest candidates and its candidates, or
+    /// `None` for a complete board. Among equals, the one with the most empty
+    /// peers, where a guess has the most to propagate to (as on 9x9).
+    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        let fewest =
+            (0..self.geometry.cells).filter(|&c| self.text[c] == EMPTY).map(|c| self.cands[c].count_ones()).min()?;
+        let empty_peers =
+            |c: usize| self.geometry.peers(c).iter().filter(|&&p| self.text[usize::from(p)] == EMPTY).count();
+        // Scoring every tied cell costs more than it saves; eight is plenty.
+        let cell = (0..self.geometry.cells)
+            .filter(|&c| self.text[c] == EMPTY && self.cands[c].count_ones() == fewest)
+            .take(8)
+            .max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
+        Some((cell, self.cands[cell]))
     }
 }

@@ -198,6 +198,17 @@ pub(crate) struct Geometry {
     /// Peers of cell `c` are `peers[peer_start[c]..peer_start[c + 1]]`.
     peers: Vec<u16>,
     peer_start: Vec<u32>,
+    /// Every pair of regions that share two cells or more, for locked
+    /// candidates: the shared cells and the rest of each region.
+    pub(crate) overlaps: Vec<Overlap>,
+}
+
+/// Two regions that share two cells or more.
+#[derive(Debug)]
+pub(crate) struct Overlap {
+    pub(crate) shared: Vec<u16>,
+    pub(crate) only_first: Vec<u16>,
+    pub(crate) only_second: Vec<u16>,
 }
 
 impl Geometry {
@@ -227,11 +238,24 @@ impl Geometry {
             peers.extend(mine.iter().map(|&p| to_u16(p)));
             peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells with 68 peers each"));
         }
+        let mut overlaps = Vec::new();
+        for (i, a) in units.iter().enumerate() {
+            for b in &units[i + 1..] {
+                let shared: Vec<u16> = a.iter().filter(|c| b.contains(c)).map(|&c| to_u16(c)).collect();
+                if shared.len() >= 2 {
+                    let rest = |u: &Vec<usize>, v: &Vec<usize>| {
+                        u.iter().filter(|c| !v.contains(c)).map(|&c| to_u16(c)).collect()
+                    };
+                    overlaps.push(Overlap { shared, only_first: rest(a, b), only_second: rest(b, a) });
+                }
+            }
+        }
         Geometry {
             shape,
             side,
             cells,
             full: (1 << side) - 1,
+            overlaps,
             units: units.len(),
             unit_cells: units.iter().flatten().map(|&c| to_u16(c)).collect(),
             peers,

@@ -132,6 +132,10 @@ impl Parser {
             let spaced: Vec<RawCell> = line.cells(0, line.text).collect();
             if !fits(spaced.len()) {
                 let found = if token_len > 1 { token_len } else { spaced.len() };
+                let side = found.isqrt();
+                if self.shape.is_none() && side * side == found && side > 1 {
+                    return Err(ParseError::UnsupportedSide { side });
+                }
                 return Err(ParseError::CellCount { found, line: line.number });
             }
             spaced

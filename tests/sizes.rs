@@ -1,0 +1,276 @@
+//! Every board size from 4x4 to 25x25, and the diagonal variant, through the
+//! same API: parsing, printing, enumerating, counting and solving.
+
+mod common;
+
+use common::{brute_count, is_solution_of, load};
+use lazydoku::format::{LayoutKind, Parser};
+use lazydoku::search::{self, Frontier};
+use lazydoku::{Board, ParseError, Shape};
+
+/// Every box shape the issue names: 4x4, 6x6, 8x8, 9x9, 10x10, 12x12,
+/// 15x15, 16x16, 20x20 and 25x25.
+const SHAPES: [(usize, usize); 10] = [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (3, 5), (4, 4), (4, 5), (5, 5)];
+
+/// Depth-first, with each node's children in a seeded random order: the
+/// first complete board is a random full grid.
+struct Shuffled<T> {
+    levels: Vec<Vec<T>>,
+    state: u64,
+}
+
+impl<T> Shuffled<T> {
+    fn new(seed: u64) -> Self {
+        Shuffled { levels: Vec::new(), state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 }
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        usize::try_from(self.state % bound as u64).unwrap()
+    }
+}
+
+impl<I: Iterator> Frontier<I> for Shuffled<I::Item> {
+    fn push(&mut self, children: I) {
+        let mut level: Vec<I::Item> = children.collect();
+        for i in (1..level.len()).rev() {
+            let j = self.below(i + 1);
+            level.swap(i, j);
+        }
+        self.levels.push(level);
+    }
+
+    fn pop(&mut self) -> Option<I::Item> {
+        loop {
+            let top = self.levels.last_mut()?;
+            if let Some(node) = top.pop() {
+                return Some(node);
+            }
+            self.levels.pop();
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.levels.len()
+    }
+}
+
+fn random_grid(shape: Shape, seed: u64) -> Board {
+    search::with_frontier(Board::empty(shape), Board::children, Shuffled::new(seed))
+        .find(Board::is_complete)
+        .expect("every shape has full grids")
+}
+
+/// `grid` with cells emptied at random, keeping about `keep` percent.
+fn remove_cells(grid: &str, keep: u64, seed: u64) -> String {
+    let mut random = Shuffled::<()>::new(seed ^ 0x5555);
+    grid.chars().map(|c| if (random.below(100) as u64) < keep { c } else { '.' }).collect()
+}
+
+#[test]
+fn the_empty_4x4_board_has_288_solutions() {
+    let all: Vec<Board> = Board::empty(Shape::new(2, 2)).solutions().collect();
+    assert_eq!(all.len(), 288);
+    let distinct: std::collections::HashSet<&str> = all.iter().map(Board::as_str).collect();
+    assert_eq!(distinct.len(), 288);
+    assert!(all.iter().all(|b| is_solution_of(&".".repeat(16), b.as_str(), 2, 2, false)));
+}
+
+#[test]
+fn a_4x4_puzzle_with_four_givens_has_12_solutions() {
+    let board: Board = "12..34..........".parse().unwrap();
+    assert_eq!(board.shape(), Shape::new(2, 2));
+    assert_eq!(board.solutions().count(), 12);
+    assert_eq!(brute_count("12..34..........", 2, 2, false, usize::MAX), 12);
+}
+
+#[test]
+fn random_puzzles_of_every_size_keep_their_givens() {
+    for (r, c) in SHAPES {
+        for diagonals in [false, true] {
+            let shape = if diagonals { Shape::new(r, c).with_diagonals() } else { Shape::new(r, c) };
+            for seed in 0..3 {
+                let grid = random_grid(shape, seed);
+                assert_eq!(grid.shape(), shape);
+                assert!(is_solution_of(grid.as_str(), grid.as_str(), r, c, diagonals), "{shape}: {grid}");
+                let puzzle = remove_cells(grid.as_str(), 55, seed);
+                let board = Board::parse_with(&puzzle, shape).unwrap_or_else(|e| panic!("{shape}: {e}"));
+                let solutions: Vec<Board> = board.solutions().take(5).collect();
+                assert!(!solutions.is_empty(), "{shape}: the grid it came from is a solution");
+                for s in &solutions {
+                    assert!(is_solution_of(&puzzle, s.as_str(), r, c, diagonals), "{shape}: {s}");
+                }
+                assert_eq!(board.count_solutions(2), solutions.len().min(2), "{shape}");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_full_grids_differ_by_seed() {
+    for (r, c) in SHAPES {
+        let grids: std::collections::HashSet<String> =
+            (0..4).map(|seed| random_grid(Shape::new(r, c), seed).as_str().to_owned()).collect();
+        assert!(grids.len() >= 3, "{r}x{c}: {} distinct grids of 4", grids.len());
+    }
+}
+
+#[test]
+fn counts_agree_with_brute_force_on_small_sizes() {
+    let cases = [
+        (2, 2, false, 30),
+        (2, 2, true, 30),
+        (2, 3, false, 45),
+        (3, 2, false, 45),
+        (2, 3, true, 50),
+        (2, 4, false, 65),
+    ];
+    for (r, c, diagonals, keep) in cases {
+        let shape = if diagonals { Shape::new(r, c).with_diagonals() } else { Shape::new(r, c) };
+        for seed in 0..25 {
+            let grid = random_grid(shape, seed);
+            let puzzle = remove_cells(grid.as_str(), keep, seed);
+            let board = Board::parse_with(&puzzle, shape).unwrap();
+            let brute = brute_count(&puzzle, r, c, diagonals, 3);
+            assert_eq!(board.count_solutions(3), brute, "{shape}: {puzzle}");
+        }
+    }
+    // Empty small boards, counted whole both ways.
+    assert_eq!(
+        Board::empty(Shape::new(2, 2).with_diagonals()).solutions().count(),
+        brute_count(&".".repeat(16), 2, 2, true, usize::MAX)
+    );
+}
+
+#[test]
+fn the_line_length_gives_the_shape_with_square_boxes_first() {
+    for (r, c) in SHAPES {
+        let side = r * c;
+        let board: Board = ".".repeat(side * side).parse().unwrap();
+        assert_eq!(board.shape(), Shape::from_side(side).unwrap());
+        assert_eq!(board.shape().side(), side);
+    }
+    let twelve: Board = ".".repeat(144).parse().unwrap();
+    assert_eq!(twelve.shape(), Shape::new(3, 4));
+    // An explicit shape overrides the default for the same side.
+    let tall = Board::parse_with(&".".repeat(144), Shape::new(4, 3)).unwrap();
+    assert_eq!(tall.shape(), Shape::new(4, 3));
+}
+
+#[test]
+fn every_size_prints_and_reads_back_in_each_format() {
+    for (r, c) in SHAPES.into_iter().chain([(3, 2), (4, 3), (5, 4)]) {
+        let shape = Shape::new(r, c);
+        let grid = random_grid(shape, 7);
+        let puzzle = Board::parse_with(&remove_cells(grid.as_str(), 50, 7), shape).unwrap();
+        // The line, with the shape given (the line alone infers square-first boxes).
+        assert_eq!(Board::parse_with(&puzzle.to_string(), shape).unwrap(), puzzle);
+        // The grid infers its shape from the separators.
+        let printed = format!("{puzzle:#}");
+        let (back, layout) = Parser::new().parse(&printed).unwrap();
+        assert_eq!(back, puzzle, "{shape}\n{printed}");
+        assert_eq!(back.shape(), shape);
+        assert_eq!(layout.kind(), LayoutKind::Grid);
+        // The solution comes back in the same grid format.
+        let rendered = layout.render(&back.solve().unwrap());
+        assert_eq!(rendered.lines().count(), printed.lines().count());
+        assert!(!rendered.contains('.'));
+        // A nested matrix of numbers, 0 for empty.
+        let rows: Vec<String> = (0..shape.side())
+            .map(|row| {
+                let cells: Vec<String> = (0..shape.side())
+                    .map(|col| puzzle.get(shape.cell(row, col)).map_or(0, u32::from).to_string())
+                    .collect();
+                format!("[{}]", cells.join(", "))
+            })
+            .collect();
+        let matrix = format!("[{}]", rows.join(",\n "));
+        assert_eq!(Board::parse_with(&matrix, shape).unwrap(), puzzle, "{matrix}");
+    }
+}
+
+#[test]
+fn sixteen_by_sixteen_reads_and_writes_the_hex_convention() {
+    let grid = random_grid(Shape::new(4, 4), 3);
+    let hex: String = remove_cells(grid.as_str(), 60, 3)
+        .chars()
+        .map(|c| match c {
+            '.' => '.',
+            '1'..='9' => char::from_digit(c.to_digit(10).unwrap() - 1, 16).unwrap(),
+            _ => char::from_digit(u32::from(c as u8 - b'A') + 9, 16).unwrap().to_ascii_uppercase(),
+        })
+        .collect();
+    assert!(hex.contains('0') && hex.contains('F') && !hex.contains('G'));
+    let (board, layout) = Parser::new().hex(true).parse(&hex).unwrap();
+    assert_eq!(board.shape(), Shape::new(4, 4));
+    let solution = board.solve().unwrap();
+    let rendered = layout.render(&solution);
+    assert!(rendered.chars().all(|c| c.is_ascii_hexdigit()), "{rendered}");
+    assert!(hex.chars().zip(rendered.chars()).all(|(p, s)| p == '.' || p == s));
+    // Without the option, 0 is no symbol of a 16x16 board.
+    assert!(matches!(hex.parse::<Board>(), Err(ParseError::InvalidSymbol { ch: '0', side: 16, .. })));
+}
+
+#[test]
+fn unsupported_sides_and_symbols_get_clear_errors() {
+    assert_eq!(".".repeat(49).parse::<Board>(), Err(ParseError::UnsupportedSide { side: 7 }));
+    let seven = vec![".".repeat(7); 7].join("\n");
+    assert_eq!(seven.parse::<Board>(), Err(ParseError::UnsupportedSide { side: 7 }));
+    assert_eq!(".".repeat(26 * 26).parse::<Board>(), Err(ParseError::UnsupportedSide { side: 26 }));
+    let mut sixteen = ".".repeat(256);
+    sixteen.replace_range(5..6, "H");
+    assert_eq!(sixteen.parse::<Board>(), Err(ParseError::InvalidSymbol { ch: 'H', line: 1, column: 6, side: 16 }));
+    let message = sixteen.parse::<Board>().unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "line 1, column 6: 'H' is not a cell of a 16x16 board; use 1-9 and A-G for digits and '.' or '_' for empty"
+    );
+    assert_eq!(Parser::new().hex(true).parse(&".".repeat(81)).unwrap_err(), ParseError::HexNeedsSixteen { side: 9 });
+    let err = ParseError::UnsupportedSide { side: 7 }.to_string();
+    assert!(err.contains("r x c"), "{err}");
+}
+
+#[test]
+fn x_sudoku_keeps_both_diagonals_on_every_size() {
+    for (r, c) in SHAPES {
+        let shape = Shape::new(r, c).with_diagonals();
+        let grid = random_grid(shape, 11);
+        assert!(is_solution_of(grid.as_str(), grid.as_str(), r, c, true), "{shape}: {grid}");
+        // The option of the parser gives the same shape.
+        let parsed = Parser::new().diagonals(true).parse_board(&".".repeat(shape.cells())).unwrap();
+        assert_eq!(parsed.shape(), shape);
+    }
+    // The diagonal is a region: a repeated digit on it is refused.
+    let mut text = ".".repeat(81);
+    text.replace_range(0..1, "5");
+    text.replace_range(80..81, "5");
+    assert!(Board::parse_with(&text, Shape::NINE).is_ok());
+    let err = Board::parse_with(&text, Shape::NINE.with_diagonals()).unwrap_err();
+    assert!(matches!(err, ParseError::Repeated { region: lazydoku::Region::Diagonal, .. }), "{err}");
+}
+
+#[test]
+fn generated_hard_puzzles_have_one_solution() {
+    for (name, r) in [("hard16.txt", 4), ("hard25.txt", 5)] {
+        let puzzles = load(name);
+        assert!(!puzzles.is_empty());
+        for line in &puzzles {
+            let board: Board = line.parse().unwrap();
+            assert_eq!(board.shape(), Shape::new(r, r));
+            let solution = board.solve().unwrap();
+            assert!(is_solution_of(line, solution.as_str(), r, r, false));
+            assert_eq!(board.count_solutions(2), 1, "{name}: {line}");
+        }
+    }
+}
+
+/// Run in release mode by .ci/run: about 16 s there, far longer in debug.
+#[test]
+#[ignore = "a release-mode check: cargo test --release --test sizes -- --ignored"]
+fn the_empty_6x6_board_has_28_200_960_solutions() {
+    let start = std::time::Instant::now();
+    assert_eq!(Board::empty(Shape::new(2, 3)).solutions().count(), 28_200_960);
+    println!("counted 28,200,960 6x6 solutions in {:.1} s", start.elapsed().as_secs_f64());
+}
