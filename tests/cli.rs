@@ -1,4 +1,4 @@
-//! End-to-end tests of the `lazydoku` binary.
+//! End-to-end tests of the `lazydoku` binary, run as a user would.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -7,17 +7,25 @@ use std::time::{Duration, Instant};
 const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 const EASY_SOLVED: &str = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 const UNSOLVABLE: &str = "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
+const HARD1: &str = ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
 fn lazydoku() -> Command {
     Command::new(env!("CARGO_BIN_EXE_lazydoku"))
 }
 
 /// Runs with `stdin` as standard input.
-fn run(args: &[&str], stdin: &str) -> Output {
+fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     let mut child =
         lazydoku().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.as_ref().to_vec();
+    // Write from another thread: a large input must not deadlock on a full pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
 
 fn stdout(o: &Output) -> String {
@@ -26,6 +34,14 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lazydoku-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
 }
 
 #[test]
@@ -43,7 +59,37 @@ fn no_arguments_solves_the_bundled_set_without_waiting_for_stdin() {
     let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 95);
     assert!(lines.iter().all(|l| l.len() == 81 && !l.contains('.')));
-    assert!(stderr(&out).starts_with("solved 95 of 95 bundled puzzles"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("lazydoku: 95 found, 0 without solution, 0 invalid; 95 puzzles in"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn one_line_in_one_line_out_including_bad_lines() {
+    let input = format!("# a comment\n{EASY}\n\n{UNSOLVABLE}\n{}x\n{EASY}   # trailing\n", &EASY[1..]);
+    let out = run(&["solve"], input);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            EASY_SOLVED,
+            "no solution",
+            "invalid: 'x' is not a cell of a 9x9 board; use 1-9 for digits and '.', '0' or '_' for empty",
+            &format!("{EASY_SOLVED}   # trailing"),
+        ]
+    );
+    let err = stderr(&out);
+    let err: Vec<&str> = err.lines().collect();
+    assert_eq!(err[0], "lazydoku: -:4: no solution");
+    assert_eq!(
+        err[1],
+        "lazydoku: -:5:81: 'x' is not a cell of a 9x9 board; use 1-9 for digits and '.', '0' or '_' for empty"
+    );
+    assert!(err[2].starts_with("lazydoku: 2 found, 1 without solution, 1 invalid; 4 puzzles in"), "{}", err[2]);
 }
 
 #[test]
@@ -51,77 +97,276 @@ fn solve_reads_an_argument_a_file_and_stdin() {
     let out = run(&["solve", EASY], "");
     assert!(out.status.success());
     assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n"));
-
-    let dir = std::env::temp_dir().join(format!("lazydoku-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("two.txt");
-    std::fs::write(&file, format!("# two puzzles\n{EASY}\n\n{EASY}  # again\n")).unwrap();
-    let out = run(&["solve", file.to_str().unwrap()], "");
-    assert!(out.status.success());
-    assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n{EASY_SOLVED}  # again\n"));
-
-    let out = run(&["solve", "-"], &format!("{EASY}\n"));
-    assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n"));
-    let out = run(&["solve"], &format!("{EASY}\n"));
+    let file = temp_file("two.txt", format!("{EASY}\n{EASY}\n"));
+    let out = run(&["solve", "--quiet", file.to_str().unwrap(), "-"], format!("{EASY}\n"));
+    assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n").repeat(3));
+    assert_eq!(stderr(&out), "", "--quiet silences the summary");
+    let out = run(&["solve"], format!("{EASY}\n"));
     assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n"), "stdin is the default when it is not a terminal");
+}
+
+#[test]
+fn order_is_kept_under_jobs() {
+    // Hard and easy puzzles interleaved, so that they finish out of order.
+    let hard =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzles6_forum_hardest_1106")).unwrap();
+    let mut input = String::new();
+    for (i, line) in hard.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).take(300).enumerate() {
+        input.push_str(line);
+        input.push('\n');
+        if i % 3 == 0 {
+            input.push_str(EASY);
+            input.push('\n');
+        }
+        if i % 50 == 0 {
+            input.push_str(UNSOLVABLE);
+            input.push('\n');
+        }
+    }
+    // More than one chunk of records, too.
+    let input = input.repeat(12);
+    let one = run(&["solve", "--jobs", "1", "-q"], &input);
+    let two = run(&["solve", "--jobs", "2", "-q"], &input);
+    assert_eq!(one.status.code(), Some(1));
+    assert_eq!(stdout(&one), stdout(&two));
+    let lines: Vec<String> = stdout(&two).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), input.lines().count());
+    for (puzzle, answer) in input.lines().zip(&lines) {
+        if puzzle == UNSOLVABLE {
+            assert_eq!(answer, "no solution");
+        } else {
+            let board: lazydoku::Board = puzzle.parse().unwrap();
+            assert_eq!(Some(answer.as_str()), board.solve().as_ref().map(lazydoku::Board::as_str));
+        }
+    }
+}
+
+#[test]
+fn exit_codes_say_how_it_went() {
+    assert_eq!(run(&["solve", EASY], "").status.code(), Some(0));
+    assert_eq!(run(&["solve", UNSOLVABLE], "").status.code(), Some(1));
+    assert_eq!(run(&["solve", "-"], "1234\n").status.code(), Some(1));
+    assert_eq!(run(&["solve", "--no-such-flag"], "").status.code(), Some(2));
+    assert_eq!(run(&["count", "--limit", "many", EASY], "").status.code(), Some(2));
+    assert_eq!(run(&["solve", "--shape", "7x7", EASY], "").status.code(), Some(2));
+    let help = run(&["--help"], "");
+    assert!(help.status.success());
+    assert!(stdout(&help).contains("Exit status: 0 when everything asked for was found, 1 when some puzzle"));
+    assert!(stdout(&help).contains("Examples:"));
 }
 
 #[test]
 fn a_grid_comes_back_in_the_same_grid_format() {
     let grid = "\
-_ _ 3 _ 2 _ 6 _ _
-9 _ _ 3 _ 5 _ _ 1
-_ _ 1 8 _ 6 4 _ _
-_ _ 8 1 _ 2 9 _ _
-7 _ _ _ _ _ _ _ 8
-_ _ 6 7 _ 8 2 _ _
-_ _ 2 6 _ 9 5 _ _
-8 _ _ 2 _ 3 _ _ 9
-_ _ 5 _ 1 _ 3 _ _
+_ _ 3 | _ 2 _ | 6 _ _
+9 _ _ | 3 _ 5 | _ _ 1
+_ _ 1 | 8 _ 6 | 4 _ _
+------+-------+------
+_ _ 8 | 1 _ 2 | 9 _ _
+7 _ _ | _ _ _ | _ _ 8
+_ _ 6 | 7 _ 8 | 2 _ _
+------+-------+------
+_ _ 2 | 6 _ 9 | 5 _ _
+8 _ _ | 2 _ 3 | _ _ 9
+_ _ 5 | _ 1 _ | 3 _ _
 ";
     let out = run(&["solve", "-"], grid);
     assert!(out.status.success());
     let text = stdout(&out);
-    assert_eq!(text.lines().next(), Some("4 8 3 9 2 1 6 5 7"));
-    assert_eq!(text.lines().count(), 9);
-    assert_eq!(text.replace([' ', '\n'], ""), EASY_SOLVED);
+    assert_eq!(text.lines().next(), Some("4 8 3 | 9 2 1 | 6 5 7"));
+    assert_eq!(text.lines().nth(3), Some("------+-------+------"));
+    assert_eq!(text.lines().count(), 11);
+    assert_eq!(text.replace(['|', '-', '+', ' ', '\n'], ""), EASY_SOLVED);
+    // The same puzzle as a matrix comes back as a matrix.
+    let matrix: String = format!(
+        "[{}]",
+        EASY.as_bytes()
+            .chunks(9)
+            .map(|r| format!(
+                "[{}]",
+                r.iter()
+                    .map(|&b| if b == b'.' { "nil".into() } else { char::from(b).to_string() })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .collect::<Vec<_>>()
+            .join(",\n ")
+    );
+    let out = run(&["solve"], &matrix);
+    assert!(stdout(&out).starts_with("[[4, 8, 3, 9, 2, 1, 6, 5, 7],\n [9, 6, 7,"), "{}", stdout(&out));
 }
 
 #[test]
-fn a_puzzle_without_solution_is_said_and_exits_1() {
-    let out = run(&["solve", "-"], &format!("{EASY}\n{UNSOLVABLE}\n{EASY}\n"));
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), format!("{EASY_SOLVED}\nno solution\n{EASY_SOLVED}\n"));
-    assert_eq!(stderr(&out), "lazydoku: -:2: no solution\n");
-}
-
-#[test]
-fn a_malformed_puzzle_is_said_with_its_line_and_the_rest_goes_on() {
-    let out = run(&["solve", "-"], &format!("{EASY}\n{}x\n{EASY}\n", &EASY[1..]));
-    assert_eq!(out.status.code(), Some(1));
+fn formats_line_grid_and_json() {
+    let out = run(&["solve", "--format", "grid", EASY], "");
+    assert!(stdout(&out).starts_with("4 8 3 | 9 2 1 | 6 5 7\n"));
+    let out = run(&["solve", "--format", "json", "-"], format!("{EASY}\n{UNSOLVABLE}\nbad\n"));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0], EASY_SOLVED);
-    assert!(lines[1].starts_with("invalid: line 1, column 81: 'x' is not a cell"), "{}", lines[1]);
-    assert_eq!(lines[2], EASY_SOLVED);
-    assert!(stderr(&out).starts_with("lazydoku: -:2: line 1, column 81:"), "{}", stderr(&out));
+    assert_eq!(lines[0], format!("{{\"line\":1,\"status\":\"solved\",\"solution\":\"{EASY_SOLVED}\"}}"));
+    assert_eq!(lines[1], "{\"line\":2,\"status\":\"none\"}");
+    assert!(
+        lines[2].starts_with("{\"line\":3,\"status\":\"invalid\",\"error\":\"a one-line puzzle has 3 cells"),
+        "{}",
+        lines[2]
+    );
+    let out = run(&["count", "--format", "json", HARD1], "");
+    assert_eq!(stdout(&out), "{\"line\":1,\"status\":\"counted\",\"count\":2}\n");
+    let grid_in = run(&["solve", "--format", "line", "-"], format!("{:#}", EASY.parse::<lazydoku::Board>().unwrap()));
+    assert_eq!(stdout(&grid_in), format!("{EASY_SOLVED}\n"));
 }
 
 #[test]
-fn count_stops_at_the_limit() {
-    let hard1 = ".....6....59.....82....8....45........3........6..3.54...325..6..................";
-    let out = run(&["count", "--limit", "7", hard1, EASY, UNSOLVABLE], "");
-    assert!(out.status.success());
+fn count_check_and_all() {
+    let out = run(&["count", "--limit", "7", HARD1, EASY, UNSOLVABLE], "");
+    assert_eq!(out.status.code(), Some(1), "a puzzle without solution");
     assert_eq!(stdout(&out), "7\n1\n0\n");
-    let out = run(&["count", hard1], "");
-    assert_eq!(stdout(&out), "2\n", "the default limit is 2");
+    assert_eq!(stdout(&run(&["count", HARD1], "")), "2\n", "the default limit is 2");
+    let out = run(&["check", "-"], format!("{EASY}\n{HARD1}\n{UNSOLVABLE}\nxyz\n"));
+    assert_eq!(
+        stdout(&out),
+        "unique\nmultiple\nnone\ninvalid: a one-line puzzle has 3 cells, but it needs the square of a board side: \
+         one of 16, 36, 64, 81, 100, 144, 196, 225, 256, 324, 400, 441, 484, 576, 625\n"
+    );
+    let out = run(&["all", "--limit", "3", "12..34.........."], "");
+    assert!(out.status.success());
+    let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(run(&["all", "12..34.........."], "").stdout.iter().filter(|&&b| b == b'\n').count(), 12);
 }
 
 #[test]
-fn a_missing_file_is_a_usage_error() {
+fn search_orders_and_the_frontier_guard() {
+    for order in ["dfs", "bfs", "best"] {
+        let out = run(&["solve", "--order", order, EASY], "");
+        assert_eq!(stdout(&out), format!("{EASY_SOLVED}\n"), "{order}");
+    }
+    // A breadth-first enumeration of the empty board outgrows a small frontier.
+    let out = run(&["count", "--order", "bfs", "--max-frontier", "1000", "--limit", "1000000", &".".repeat(81)], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("stopped: the breadth-first frontier passed 1000 boards"), "{}", stdout(&out));
+}
+
+#[test]
+fn other_sizes_and_options() {
+    let out = run(&["solve", "12..34.........."], "");
+    assert_eq!(stdout(&out).trim().len(), 16);
+    let six = "1.....\n......\n......\n......\n......\n.....1";
+    let out = run(&["count", "--shape", "3x2", "--limit", "3", "-"], six);
+    assert_eq!(stdout(&out), "3\n");
+    let x = run(&["check", "--x", "-"], format!("5{}5\n", ".".repeat(79)));
+    assert!(
+        stdout(&x).starts_with("invalid: 5 at row 9, column 9 repeats the 5 at row 1, column 1 in the same diagonal"),
+        "{}",
+        stdout(&x)
+    );
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    let out = run(&["solve", "-"], "");
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).starts_with("lazydoku: 0 found, 0 without solution, 0 invalid; 0 puzzles"));
+    let out = run(&["solve", "-"], "\n# only comments\n\n");
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
     let out = run(&["solve", "no/such/file.txt"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no/such/file.txt"), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn invalid_utf8_is_reported_on_its_line_and_the_rest_goes_on() {
+    let mut input = format!("{EASY}\n").into_bytes();
+    input.extend_from_slice(b"..3.2.\xff\xfe..\n");
+    input.extend_from_slice(format!("{EASY}\n").as_bytes());
+    let out = run(&["solve", "-"], input);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), format!("{EASY_SOLVED}\ninvalid: invalid UTF-8; puzzles are text\n{EASY_SOLVED}\n"));
+    assert!(stderr(&out).starts_with("lazydoku: -:2:7: invalid UTF-8"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_ten_megabyte_line_without_newline_is_refused_clearly() {
+    let mut input = format!("{EASY}\n").into_bytes();
+    input.extend(std::iter::repeat_n(b'.', 10 * 1024 * 1024));
+    let file = temp_file("huge.txt", &input);
+    let out = run(&["solve", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0], EASY_SOLVED);
+    assert!(lines[1].starts_with("invalid: the line is longer than 65536 bytes"), "{}", lines[1]);
+    assert!(stderr(&out).contains("huge.txt:2:65537: the line is longer"), "{}", stderr(&out));
+    // The same through a pipe.
+    let out = run(&["solve", "-"], &input);
+    assert_eq!(stdout(&out).lines().count(), 2);
+}
+
+#[test]
+fn trace_prints_every_board_until_the_first_solution() {
+    let out = run(&["trace", HARD1], "");
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 2);
+    let first: Vec<&str> = lines[0].split('\t').collect();
+    assert_eq!(first, ["1", &HARD1.matches('.').count().to_string(), HARD1]);
+    let last: Vec<&str> = lines.last().unwrap().split('\t').collect();
+    assert_eq!(last[1], "0");
+    let board: lazydoku::Board = HARD1.parse().unwrap();
+    assert_eq!(Some(last[2]), board.solve().as_ref().map(lazydoku::Board::as_str));
+    // Steps are numbered in order.
+    assert!(lines.iter().enumerate().all(|(i, l)| l.starts_with(&format!("{}\t", i + 1))));
+    let bfs = run(&["trace", "--order", "bfs", EASY], "");
+    assert!(stdout(&bfs).lines().last().unwrap().ends_with(EASY_SOLVED));
+}
+
+#[test]
+fn bench_prints_a_table_for_each_file() {
+    let out = run(&["bench", "--rounds", "1", concat!(env!("CARGO_MANIFEST_DIR"), "/data/norvig_top95.txt")], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("dataset"));
+    let row: Vec<&str> = lines[1].split_whitespace().collect();
+    assert!(row[0].ends_with("norvig_top95.txt"));
+    assert_eq!(row[1], "95");
+    assert_eq!(row[3], "95", "every puzzle is unique");
+    assert!(row[2].parse::<f64>().unwrap() > 0.0);
+}
+
+/// The per-record step of a distributed engine: GNU parallel cuts the input
+/// into blocks, runs lazydoku on each, and keeps their order.
+#[test]
+fn works_as_the_per_record_step_of_gnu_parallel() {
+    let available = Command::new("parallel").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !available {
+        assert!(std::env::var_os("CI").is_none(), "CI installs GNU parallel (see .ci/run)");
+        eprintln!("skipped: GNU parallel is not installed here");
+        return;
+    }
+    let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/norvig_top95.txt")).unwrap();
+    let direct = run(&["solve", "-q", "-"], &data);
+    let mut child = Command::new("parallel")
+        .args(["--pipe", "--keep-order", "-N", "10", env!("CARGO_BIN_EXE_lazydoku"), "solve", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let feed = data.clone();
+    let writer = std::thread::spawn(move || pipe.write_all(feed.as_bytes()));
+    let piped = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), stdout(&direct));
+    assert_eq!(stdout(&piped).lines().count(), 95);
 }

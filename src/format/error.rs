@@ -103,6 +103,28 @@ pub enum ParseError {
 }
 
 impl ParseError {
+    /// The message without its position, for callers that show the position
+    /// their own way (as `FILE:LINE:COLUMN`).
+    ///
+    /// ```
+    /// let err = "x".repeat(81).parse::<lazydoku::Board>().unwrap_err();
+    /// assert_eq!(err.position(), Some((1, 1)));
+    /// assert!(err.to_string().starts_with("line 1, column 1: 'x' is not"));
+    /// assert!(err.reason().starts_with("'x' is not"));
+    /// ```
+    #[must_use]
+    pub fn reason(&self) -> String {
+        let full = self.to_string();
+        let prefix = match self.position() {
+            Some((line, 1)) if matches!(self, ParseError::CellCount { .. } | ParseError::RowLength { .. }) => {
+                format!("line {line}: ")
+            }
+            Some((line, column)) => format!("line {line}, column {column}: "),
+            None => String::new(),
+        };
+        full.strip_prefix(&prefix).map_or(full.clone(), str::to_owned)
+    }
+
     /// The line and column the error points at, when it points at one.
     #[must_use]
     pub fn position(&self) -> Option<(usize, usize)> {
