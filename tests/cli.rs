@@ -232,7 +232,7 @@ fn count_check_and_all() {
     assert!(out.status.success());
     let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(run(&["all", "12..34.........."], "").stdout.iter().filter(|&&b| b == b'\n').count(), 12);
+    assert_eq!(stdout(&run(&["all", "12..34.........."], "")).lines().count(), 12);
 }
 
 #[test]

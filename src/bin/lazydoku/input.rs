@@ -108,24 +108,18 @@ pub struct Records {
     line: usize,
     /// Bytes consumed so far.
     pub bytes: u64,
-    /// `Some` until the mode is known: the first content record, held back.
-    first: Option<Option<Record>>,
+    /// Whether the first content line has decided the mode.
+    decided: bool,
     done: bool,
 }
 
 impl Records {
     pub fn new(reader: Box<dyn BufRead + Send>, mode: Mode) -> Records {
-        Records { mode, reader, line: 0, bytes: 0, first: None, done: false }
+        Records { mode, reader, line: 0, bytes: 0, decided: false, done: false }
     }
 
     /// The next record, `Ok(None)` at the end, `Err` for an I/O error.
     pub fn next_record(&mut self) -> io::Result<Option<Record>> {
-        if let Some(held) = self.first.take() {
-            self.first = Some(None);
-            if held.is_some() {
-                return Ok(held);
-            }
-        }
         if self.done {
             return Ok(None);
         }
@@ -154,9 +148,9 @@ impl Records {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            if self.first.is_none() {
+            if !self.decided {
                 // The first content line decides the mode.
-                self.first = Some(None);
+                self.decided = true;
                 let lines = match self.mode {
                     Mode::Auto => is_line_puzzle(trimmed),
                     Mode::Line => true,
@@ -205,18 +199,14 @@ impl Records {
                 if buffer.is_empty() {
                     break;
                 }
-                match buffer.iter().position(|&b| b == b'\n') {
-                    Some(at) => {
-                        self.reader.consume(at + 1);
-                        self.bytes += at as u64 + 1;
-                        break;
-                    }
-                    None => {
-                        let len = buffer.len();
-                        self.reader.consume(len);
-                        self.bytes += len as u64;
-                    }
+                if let Some(at) = buffer.iter().position(|&b| b == b'\n') {
+                    self.reader.consume(at + 1);
+                    self.bytes += at as u64 + 1;
+                    break;
                 }
+                let len = buffer.len();
+                self.reader.consume(len);
+                self.bytes += len as u64;
             }
             return Ok(Some((Vec::new(), true)));
         }
