@@ -113,8 +113,9 @@ impl Batch {
 
     fn progress_bar(&self, total: Option<u64>) -> Option<ProgressBar> {
         let total = total.filter(|&t| t >= PROGRESS_FROM)?;
-        // On a terminal only, and never mixed into output on the same terminal.
-        if self.quiet || !io::stderr().is_terminal() || io::stdout().is_terminal() {
+        // On a terminal only; never mixed into output on the same terminal,
+        // and never when the output goes down a pipe.
+        if self.quiet || !io::stderr().is_terminal() || io::stdout().is_terminal() || stdout_is_pipe() {
             return None;
         }
         let bar = ProgressBar::new(total);
@@ -123,6 +124,19 @@ impl Batch {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         Some(bar)
+    }
+}
+
+/// Whether stdout is a pipe or a socket rather than a file.
+fn stdout_is_pipe() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata("/dev/stdout").is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_socket())
+    }
+    #[cfg(not(unix))]
+    {
+        false
     }
 }
 
