@@ -97,6 +97,24 @@ proptest! {
         prop_assert_eq!(layout.render(&again), format!("{board:#}"));
     }
 
+    /// The allocation-free reader of bare 81-character lines agrees with the
+    /// full reader (`parse` always takes the full path), errors included.
+    #[test]
+    fn the_fast_line_reader_agrees_with_the_full_one(
+        seed in any::<u64>(),
+        keep in prop::collection::vec(any::<bool>(), 81),
+        noise in prop::collection::vec((0usize..81, "[0-9._xA ]"), 0..3),
+    ) {
+        let mut text: Vec<char> = puzzle_from(&shuffled_grid(3, 3, seed), &keep).chars().collect();
+        for (at, ch) in &noise {
+            text[*at] = ch.chars().next().unwrap();
+        }
+        let text: String = text.into_iter().collect();
+        let fast = Parser::new().parse_board(&text);
+        let full = Parser::new().parse(&text).map(|(board, _)| board);
+        prop_assert_eq!(fast, full, "{}", text);
+    }
+
     /// No string makes the parser panic.
     #[test]
     fn parsing_never_panics(text in "\\PC{0,200}") {

@@ -219,6 +219,11 @@ impl Board {
         Ok(board)
     }
 
+    /// Places a given known to break no rule into an empty cell.
+    pub(crate) fn put_given(&mut self, cell: usize, bit: u32) {
+        dispatch!(&mut self.engine, e => e.put(cell, bit));
+    }
+
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
     pub(crate) fn put(&mut self, cell: usize, digit: u8) -> Result<(), Conflict> {
         let g = self.shape().geometry();

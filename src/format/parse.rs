@@ -100,7 +100,39 @@ impl Parser {
     ///
     /// As [`Parser::parse`].
     pub fn parse_board(&self, text: &str) -> Result<Board, ParseError> {
+        if let Some(board) = self.bare_nine(text) {
+            return Ok(board);
+        }
         Self::build(&self.scan(text)?)
+    }
+
+    /// The common case of batch input, read without allocating: a bare
+    /// 81-character line of a classic board. `None` sends anything else, and
+    /// any error, to the full reader, which says exactly what is wrong.
+    fn bare_nine(self, text: &str) -> Option<Board> {
+        if self.hex || self.diagonals || self.shape.is_some_and(|s| s != Shape::NINE) || text.len() != 81 {
+            return None;
+        }
+        let mut board = Board::empty(Shape::NINE);
+        let mut used = [0u16; 27];
+        for (cell, byte) in text.bytes().enumerate() {
+            let digit = match byte {
+                b'.' | b'0' | b'_' => continue,
+                b'1'..=b'9' => byte - b'0',
+                _ => return None,
+            };
+            let bit = 1u16 << (digit - 1);
+            let (row, col) = (cell / 9, cell % 9);
+            let regions = [row, 9 + col, 18 + row / 3 * 3 + col / 3];
+            if regions.iter().any(|&r| used[r] & bit != 0) {
+                return None;
+            }
+            for r in regions {
+                used[r] |= bit;
+            }
+            board.put_given(cell, u32::from(bit));
+        }
+        Some(board)
     }
 
     fn scan(self, text: &str) -> Result<Scan, ParseError> {

@@ -17,7 +17,7 @@ use crate::input::{Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
 /// memory stays small.
-const CHUNK: usize = 4096;
+const CHUNK: usize = 16_384;
 
 /// Input this large (in bytes) gets a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 1 << 20;

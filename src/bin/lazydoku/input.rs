@@ -135,7 +135,7 @@ impl Records {
                 );
                 return Ok(Some(Record::Unreadable { line, column: MAX_LINE + 1, reason }));
             }
-            let text = match String::from_utf8(bytes) {
+            let mut text = match String::from_utf8(bytes) {
                 Ok(text) => text,
                 Err(e) => {
                     let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
@@ -160,7 +160,10 @@ impl Records {
                     return self.whole_grid(line, text).map(Some);
                 }
             }
-            return Ok(Some(Record::Puzzle { line, text: text.trim_end_matches(['\n', '\r']).to_owned() }));
+            // Drop the line break in place: no second allocation per line.
+            let kept = text.trim_end_matches(['\n', '\r']).len();
+            text.truncate(kept);
+            return Ok(Some(Record::Puzzle { line, text }));
         }
     }
 
@@ -184,7 +187,7 @@ impl Records {
     /// One line with its newline, at most `MAX_LINE` bytes kept; a longer
     /// line is skipped to its end and flagged.
     fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, bool)>> {
-        let mut bytes = Vec::new();
+        let mut bytes = Vec::with_capacity(96);
         let limit = (MAX_LINE + 1) as u64;
         let n = self.reader.by_ref().take(limit).read_until(b'\n', &mut bytes)?;
         if n == 0 {
