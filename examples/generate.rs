@@ -8,49 +8,8 @@
 //!
 //! The puzzles in `data/hard16.txt` and `data/hard25.txt` came from here.
 
-use lazydoku::search::{self, Frontier};
+use lazydoku::search;
 use lazydoku::{Board, Shape};
-
-/// Depth-first, with each node's children in a shuffled order.
-struct Shuffled<T> {
-    levels: Vec<Vec<T>>,
-    state: u64,
-}
-
-impl<T> Shuffled<T> {
-    fn next_random(&mut self, bound: usize) -> usize {
-        // xorshift64: small, seeded, reproducible.
-        self.state ^= self.state << 13;
-        self.state ^= self.state >> 7;
-        self.state ^= self.state << 17;
-        usize::try_from(self.state % bound as u64).expect("bound fits")
-    }
-}
-
-impl<I: Iterator> Frontier<I> for Shuffled<I::Item> {
-    fn push(&mut self, children: I) {
-        let mut level: Vec<I::Item> = children.collect();
-        for i in (1..level.len()).rev() {
-            let j = self.next_random(i + 1);
-            level.swap(i, j);
-        }
-        self.levels.push(level);
-    }
-
-    fn pop(&mut self) -> Option<I::Item> {
-        loop {
-            let top = self.levels.last_mut()?;
-            if let Some(node) = top.pop() {
-                return Some(node);
-            }
-            self.levels.pop();
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.levels.len()
-    }
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -61,16 +20,14 @@ fn main() {
     if args.iter().any(|a| a == "--x") {
         shape = shape.with_diagonals();
     }
-    let frontier = Shuffled { levels: Vec::new(), state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 };
-    let grid = search::with_frontier(Board::empty(shape), Board::children, frontier)
+    let grid = search::shuffled_dfs(Board::empty(shape), Board::children, seed)
         .find(Board::is_complete)
         .expect("every shape has full grids");
-    let mut order: Vec<usize> = (0..shape.cells()).collect();
-    let mut shuffler = Shuffled::<()> { levels: Vec::new(), state: seed.wrapping_add(17) | 1 };
-    for i in (1..order.len()).rev() {
-        let j = shuffler.next_random(i + 1);
-        order.swap(i, j);
-    }
+    // The cells in a random order: a shuffled search of a one-level tree.
+    let root = usize::MAX;
+    let cells = shape.cells();
+    let order: Vec<usize> =
+        search::shuffled_dfs(root, |&n| if n == root { 0..cells } else { 0..0 }, seed ^ 0x5DEE_CE66).skip(1).collect();
     let floor: usize = args
         .iter()
         .position(|a| a == "--clues")

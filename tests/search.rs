@@ -70,6 +70,24 @@ fn best_first_expands_a_node_only_when_the_next_one_is_asked_for() {
 }
 
 #[test]
+fn shuffled_builds_a_node_s_children_only_when_the_next_one_is_asked_for() {
+    let built = Rc::new(Cell::new(0));
+    let mut it = search::shuffled_dfs(1u64, counting(Rc::clone(&built)), 5);
+    assert_eq!(it.next(), Some(1));
+    assert_eq!(built.get(), 0);
+    let second = it.next().unwrap();
+    assert!((10..20).contains(&second));
+    assert_eq!(built.get(), 10, "one level is built and shuffled at once");
+    // Seeds change the order; the same seed repeats it.
+    let order = |seed| search::shuffled_dfs(1u32, binary(63), seed).collect::<Vec<_>>();
+    assert_eq!(order(3), order(3));
+    assert_ne!(order(3), order(4));
+    let mut all = order(3);
+    all.sort_unstable();
+    assert_eq!(all, (1..=63).collect::<Vec<_>>());
+}
+
+#[test]
 fn a_child_that_panics_when_built_is_never_built_past_what_is_asked() {
     // The successors iterator of a node is created when the node is yielded,
     // but building the child of 3 would panic: taking four nodes must not.
@@ -101,10 +119,11 @@ fn a_chain_a_million_deep_does_not_overflow_the_stack() {
 
 #[test]
 fn size_hint_is_truthful_at_every_step() {
-    for order in 0..3 {
+    for order in 0..4 {
         let mut it: Box<dyn Iterator<Item = u32>> = match order {
             0 => Box::new(search::dfs(1, binary(40))),
             1 => Box::new(search::bfs(1, binary(40))),
+            2 => Box::new(search::shuffled_dfs(1, binary(40), 99)),
             _ => Box::new(search::best_first(1, binary(40), |&n| n % 7)),
         };
         let mut left = 40;

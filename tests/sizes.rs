@@ -5,68 +5,31 @@ mod common;
 
 use common::{brute_count, is_solution_of, load};
 use lazydoku::format::{LayoutKind, Parser};
-use lazydoku::search::{self, Frontier};
+use lazydoku::search;
 use lazydoku::{Board, ParseError, Shape};
 
 /// Every box shape the issue names: 4x4, 6x6, 8x8, 9x9, 10x10, 12x12,
 /// 15x15, 16x16, 20x20 and 25x25.
 const SHAPES: [(usize, usize); 10] = [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (3, 5), (4, 4), (4, 5), (5, 5)];
 
-/// Depth-first, with each node's children in a seeded random order: the
-/// first complete board is a random full grid.
-struct Shuffled<T> {
-    levels: Vec<Vec<T>>,
-    state: u64,
-}
-
-impl<T> Shuffled<T> {
-    fn new(seed: u64) -> Self {
-        Shuffled { levels: Vec::new(), state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 }
-    }
-
-    fn below(&mut self, bound: usize) -> usize {
-        self.state ^= self.state << 13;
-        self.state ^= self.state >> 7;
-        self.state ^= self.state << 17;
-        usize::try_from(self.state % bound as u64).unwrap()
-    }
-}
-
-impl<I: Iterator> Frontier<I> for Shuffled<I::Item> {
-    fn push(&mut self, children: I) {
-        let mut level: Vec<I::Item> = children.collect();
-        for i in (1..level.len()).rev() {
-            let j = self.below(i + 1);
-            level.swap(i, j);
-        }
-        self.levels.push(level);
-    }
-
-    fn pop(&mut self) -> Option<I::Item> {
-        loop {
-            let top = self.levels.last_mut()?;
-            if let Some(node) = top.pop() {
-                return Some(node);
-            }
-            self.levels.pop();
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.levels.len()
-    }
-}
-
+/// A random full grid: the first solution of a shuffled search.
 fn random_grid(shape: Shape, seed: u64) -> Board {
-    search::with_frontier(Board::empty(shape), Board::children, Shuffled::new(seed))
+    search::shuffled_dfs(Board::empty(shape), Board::children, seed)
         .find(Board::is_complete)
         .expect("every shape has full grids")
 }
 
 /// `grid` with cells emptied at random, keeping about `keep` percent.
 fn remove_cells(grid: &str, keep: u64, seed: u64) -> String {
-    let mut random = Shuffled::<()>::new(seed ^ 0x5555);
-    grid.chars().map(|c| if (random.below(100) as u64) < keep { c } else { '.' }).collect()
+    let mut state = seed | 1;
+    grid.chars()
+        .map(|c| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state % 100 < keep { c } else { '.' }
+        })
+        .collect()
 }
 
 #[test]

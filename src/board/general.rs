@@ -114,20 +114,26 @@ impl General {
         self.fill(cell, bit);
         for &peer in self.geometry.peers(cell) {
             let peer = usize::from(peer);
-            let cands = self.cands[peer];
-            if cands & bit != 0 {
+            if self.cands[peer] & bit != 0 {
                 if self.text[peer] != EMPTY {
                     return Err(Contradiction);
                 }
-                let left = cands & !bit;
-                if left == 0 {
-                    return Err(Contradiction);
-                }
-                self.cands[peer] = left;
-                if left.is_power_of_two() {
-                    singles.push(u16::try_from(peer).expect("at most 625 cells"));
-                }
+                self.eliminate(peer, bit, singles)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Removes `bits` from the candidates of the empty `cell`, queueing it if
+    /// one is left.
+    fn eliminate(&mut self, cell: usize, bits: u32, singles: &mut Singles) -> Result<(), Contradiction> {
+        let left = self.cands[cell] & !bits;
+        if left == 0 {
+            return Err(Contradiction);
+        }
+        self.cands[cell] = left;
+        if left.is_power_of_two() {
+            singles.push(u16::try_from(cell).expect("at most 625 cells"));
         }
         Ok(())
     }
@@ -215,16 +221,8 @@ impl General {
                 }
                 for &cell in others {
                     let cell = usize::from(cell);
-                    let cands = self.cands[cell];
-                    if self.text[cell] == EMPTY && cands & confined != 0 {
-                        let left = cands & !confined;
-                        if left == 0 {
-                            return Err(Contradiction);
-                        }
-                        self.cands[cell] = left;
-                        if left.is_power_of_two() {
-                            singles.push(u16::try_from(cell).expect("at most 625 cells"));
-                        }
+                    if self.text[cell] == EMPTY && self.cands[cell] & confined != 0 {
+                        self.eliminate(cell, confined, singles)?;
                         changed = true;
                     }
                 }

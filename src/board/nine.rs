@@ -47,29 +47,24 @@ const ROW_BOXES: [u32; 512] = {
     table
 };
 
-/// For a band's mini-row pattern (bit `3 * row + box` set when that row has
-/// a candidate in that box): the cells of every mini-row that some
-/// assignment of the three rows to the three boxes uses, or 0 when no
-/// assignment fits.
-const PERMUTATIONS: [u32; 512] = {
+/// The 3x3 assignment argument behind both directions: three lines (rows of
+/// a band, or bands of a stack) take three slots (boxes, or columns) one
+/// each. For a pattern with bit `3 * line + slot` set where that line can
+/// use that slot, the pairs that some one-to-one assignment uses, or 0 when
+/// none fits.
+const ASSIGNMENTS: [u32; 512] = {
     const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-    let mut table = [0; 512];
-    let mut pattern = 0;
+    let mut table = [0u32; 512];
+    let mut pattern = 0usize;
     while pattern < 512 {
         let mut o = 0;
         while o < 6 {
             let order = ORDERS[o];
-            let mut fits = true;
-            let mut row = 0;
-            while row < 3 {
-                fits &= pattern & (1 << (3 * row + order[row])) != 0;
-                row += 1;
-            }
-            if fits {
-                let mut row = 0;
-                while row < 3 {
-                    table[pattern] |= 7 << (9 * row + 3 * order[row]);
-                    row += 1;
+            let used: usize = 1 << order[0] | 1 << (3 + order[1]) | 1 << (6 + order[2]);
+            if pattern & used == used {
+                #[expect(clippy::cast_possible_truncation, reason = "nine bits")]
+                {
+                    table[pattern] |= used as u32;
                 }
             }
             o += 1;
@@ -79,32 +74,18 @@ const PERMUTATIONS: [u32; 512] = {
     table
 };
 
-/// For a stack's mini-column pattern (bit `3 * band + column` set when that
-/// band has a candidate in that column of the stack): the mini-columns that
-/// some assignment of the three bands to the three columns uses, or 0 when
-/// none fits. The transpose of [`PERMUTATIONS`], one bit per mini-column.
-const STACK_PERMUTATIONS: [u32; 512] = {
-    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+/// [`ASSIGNMENTS`] for a band's mini-rows (row x box), spread to the cells
+/// of each mini-row kept: one lookup masks a digit's band.
+const PERMUTATIONS: [u32; 512] = {
     let mut table = [0; 512];
     let mut pattern = 0;
     while pattern < 512 {
-        let mut o = 0;
-        while o < 6 {
-            let order = ORDERS[o];
-            let mut fits = true;
-            let mut band = 0;
-            while band < 3 {
-                fits &= pattern & (1 << (3 * band + order[band])) != 0;
-                band += 1;
+        let mut pair = 0;
+        while pair < 9 {
+            if ASSIGNMENTS[pattern] & (1 << pair) != 0 {
+                table[pattern] |= 7 << (9 * (pair / 3) + 3 * (pair % 3));
             }
-            if fits {
-                let mut band = 0;
-                while band < 3 {
-                    table[pattern] |= 1 << (3 * band + order[band]);
-                    band += 1;
-                }
-            }
-            o += 1;
+            pair += 1;
         }
         pattern += 1;
     }
@@ -365,7 +346,7 @@ impl Nine {
             for stack in 0..3 {
                 let shift = 3 * stack;
                 let pattern = (cols[0] >> shift) & 7 | ((cols[1] >> shift) & 7) << 3 | ((cols[2] >> shift) & 7) << 6;
-                let fits = STACK_PERMUTATIONS[pattern as usize];
+                let fits = ASSIGNMENTS[pattern as usize];
                 if fits == 0 {
                     return Err(Contradiction);
                 }

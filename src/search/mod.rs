@@ -25,7 +25,8 @@
 //!
 //! # Orders
 //!
-//! [`dfs`], [`bfs`] and [`best_first`] cover the usual orders. Any other order
+//! [`dfs`], [`bfs`] and [`best_first`] cover the usual orders, and
+//! [`shuffled_dfs`] a reproducible random one. Any other order
 //! plugs in through the [`Frontier`] trait and [`with_frontier`]; see the
 //! trait's documentation for a seeded random order written only against the
 //! public API.
@@ -51,10 +52,12 @@
 
 mod best_first;
 mod frontier;
+mod shuffled;
 mod walk;
 
 pub use best_first::BestFirst;
 pub use frontier::{Frontier, Queue, Stack};
+pub use shuffled::Shuffled;
 pub use walk::Search;
 
 /// A depth-first [`Search`]: the frontier is a [`Stack`] of child iterators.
@@ -158,6 +161,36 @@ where
     KF: FnMut(&N) -> K,
 {
     Search::new(root, successors, BestFirst::new(key))
+}
+
+/// Visits `root` and every node below it depth-first, each node's children
+/// in a random order drawn from `seed`.
+///
+/// The first complete board of a shuffled search over an empty board is a
+/// random full grid; the same seed gives the same grid.
+///
+/// # Example
+///
+/// ```
+/// use lazydoku::{search, Board, Shape};
+///
+/// let grid = |seed| search::shuffled_dfs(Board::empty(Shape::NINE), Board::children, seed).find(Board::is_complete);
+/// let (a, b) = (grid(1).expect("a grid"), grid(2).expect("a grid"));
+/// assert!(a.is_complete() && b.is_complete());
+/// assert_ne!(a, b);
+/// assert_eq!(grid(1), Some(a)); // reproducible
+///
+/// // Every node of a tree is still visited exactly once.
+/// let mut all: Vec<u32> = search::shuffled_dfs(1, |&n| (2 * n..=2 * n + 1).filter(|&c| c < 32), 7).collect();
+/// all.sort_unstable();
+/// assert_eq!(all, (1..32).collect::<Vec<_>>());
+/// ```
+pub fn shuffled_dfs<N, IN, S>(root: N, successors: S, seed: u64) -> Search<N, IN, S, Shuffled<IN::IntoIter>>
+where
+    S: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = N>,
+{
+    Search::new(root, successors, Shuffled::new(seed))
 }
 
 /// Visits `root` and its descendants in the order `frontier` chooses.

@@ -1,0 +1,87 @@
+//! The [`Shuffled`] frontier: depth-first, each node's children in a seeded
+//! random order.
+
+use std::fmt;
+
+use super::Frontier;
+
+/// A depth-first frontier that visits each node's children in a random
+/// order drawn from a seed: the same seed, the same order.
+///
+/// Shuffling needs all of a node's children, so they are built together,
+/// on the [`pop`](Frontier::pop) after their parent was visited, never
+/// before; memory grows with depth times the branching factor. Built by
+/// [`search::shuffled_dfs`](super::shuffled_dfs).
+///
+/// The generator is `SplitMix64`: small, fast, and good enough to spread a
+/// search; it is not meant for anything secret.
+#[derive(Clone)]
+pub struct Shuffled<I: Iterator> {
+    levels: Vec<Vec<I::Item>>,
+    pending: Option<I>,
+    state: u64,
+}
+
+impl<I: Iterator> Shuffled<I> {
+    /// An empty frontier whose order is drawn from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Shuffled { levels: Vec::new(), pending: None, state: seed }
+    }
+
+    /// A number below `bound` (which must not be 0).
+    fn below(&mut self, bound: usize) -> usize {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        // Lemire's multiply-shift: unbiased enough for shuffling a search.
+        usize::try_from((u128::from(z) * bound as u128) >> 64).expect("below bound")
+    }
+
+    /// Builds the children waiting since the last visit, in a shuffled order.
+    fn open_pending(&mut self) {
+        if let Some(children) = self.pending.take() {
+            let mut level: Vec<I::Item> = children.collect();
+            // Fisher-Yates; `pop` takes from the end.
+            for i in (1..level.len()).rev() {
+                let j = self.below(i + 1);
+                level.swap(i, j);
+            }
+            self.levels.push(level);
+        }
+    }
+}
+
+impl<I: Iterator> Frontier<I> for Shuffled<I> {
+    fn push(&mut self, children: I) {
+        self.open_pending();
+        self.pending = Some(children);
+    }
+
+    fn pop(&mut self) -> Option<I::Item> {
+        self.open_pending();
+        loop {
+            let top = self.levels.last_mut()?;
+            if let Some(node) = top.pop() {
+                return Some(node);
+            }
+            self.levels.pop();
+        }
+    }
+
+    /// Levels held, plus one for children not built yet.
+    fn len(&self) -> usize {
+        self.levels.len() + usize::from(self.pending.is_some())
+    }
+}
+
+impl<I: Iterator> fmt::Debug for Shuffled<I> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Shuffled")
+            .field("levels", &self.levels.len())
+            .field("pending", &self.pending.is_some())
+            .finish_non_exhaustive()
+    }
+}
