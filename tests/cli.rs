@@ -233,6 +233,10 @@ fn count_check_and_all() {
     let lines: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(stdout(&run(&["all", "12..34.........."], "")).lines().count(), 12);
+    // Grids are kept apart by a blank line.
+    let grids = stdout(&run(&["all", "--limit", "2", "--format", "grid", "12..34.........."], ""));
+    assert_eq!(grids.split("\n\n").count(), 2, "{grids}");
+    assert_eq!(grids.lines().count(), 2 * 5 + 1);
 }
 
 #[test]

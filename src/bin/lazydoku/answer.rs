@@ -136,7 +136,10 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
                 let list = all.iter().map(quote).collect::<Vec<_>>().join(",");
                 json(line, "solved", &[("solutions", format!("[{list}]"))])
             } else {
-                all.iter().map(render).collect::<Vec<_>>().join("\n")
+                let rendered: Vec<String> = all.iter().map(render).collect();
+                // Multi-line answers (grids, matrices) get a blank line between them.
+                let gap = if rendered.iter().any(|r| r.contains('\n')) { "\n\n" } else { "\n" };
+                rendered.join(gap)
             };
             Ok((Status::Found, out))
         }
