@@ -1,7 +1,7 @@
-//! The engine for every shape: per-cell candidate masks, with naked and
-//! hidden singles (the Ruby seed's "clean sweep" and "heat seek") and locked
-//! candidates over the shape's regions, whatever they are. The 9x9 board has its own faster
-//! engine in `nine.rs`; this one is also its reference in tests.
+//! The engine for every shape but the classic 9x9 (which has its own in
+//! `nine.rs`): per-cell candidate masks, with naked and hidden singles (the
+//! Ruby seed's "clean sweep" and "heat seek") and locked candidates over the
+//! shape's regions, whatever they are.
 
 use smallvec::SmallVec;
 

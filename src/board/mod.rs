@@ -53,8 +53,8 @@ pub(crate) struct Contradiction;
 ///
 /// Boards never change. [`Board::place`] returns a new board, and
 /// [`Board::children`] yields new boards lazily, one per candidate of the
-/// most constrained cell, each already propagated with naked and hidden
-/// singles. Equality and hashing look at the shape and the text only.
+/// most constrained cell, each already propagated (naked and hidden singles,
+/// locked candidates). Equality and hashing look at the shape and the text only.
 ///
 /// A 9x9 board keeps everything inline: `size_of::<Board>()` is 208 bytes
 /// on 64-bit targets (81 bytes of text, 27 band masks, and bookkeeping), and a
@@ -249,12 +249,12 @@ impl Board {
                 peer_col: peer % g.side,
             });
         }
-        dispatch!(&mut self.engine, e => e.put(cell, bit));
+        self.put_given(cell, bit);
         Ok(())
     }
 
-    /// The board with every naked and hidden single filled in, or `None` when
-    /// that reaches a contradiction.
+    /// The board propagated to a fixed point (naked and hidden singles, locked
+    /// candidates), or `None` when that reaches a contradiction.
     ///
     /// ```
     /// use lazydoku::Board;
@@ -273,7 +273,8 @@ impl Board {
 
     /// The children of this board, lazily: one per candidate of the empty
     /// cell with the fewest candidates, each propagated with naked and hidden
-    /// singles; a child that reaches a contradiction is skipped.
+    /// singles and locked candidates; a child that reaches a contradiction is
+    /// skipped.
     ///
     /// The iterator owns a copy of the board, so `Board::children` can be
     /// passed to [`search::dfs`](crate::search::dfs) as the successors

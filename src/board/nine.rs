@@ -181,31 +181,33 @@ impl Nine {
         let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
         self.text[cell] = SYMBOLS[d + 1];
         self.unsolved[b] &= !(1 << p);
-        for other in (0..9).filter(|&o| o != d) {
-            self.cand[3 * other + b] &= !(1 << p);
-        }
-        self.cand[3 * d + b] &= !BAND_PEERS[p];
+        self.claim(b, p, d);
         for band in (0..3).filter(|&o| o != b) {
             self.cand[3 * d + band] &= !COLUMN[p % 9];
         }
         self.settled = false;
     }
 
+    /// Gives position `p` of band `b` to digit `d` within the band: the other
+    /// digits lose the cell, and `d` loses the cell's row and box peers.
+    /// Returns the digit-band pairs that changed.
+    fn claim(&mut self, b: usize, p: usize, d: usize) -> u32 {
+        let mut changed = 0;
+        for other in (0..9).filter(|&o| o != d) {
+            let i = 3 * other + b;
+            changed |= u32::from(self.cand[i] & (1 << p) != 0) << i;
+            self.cand[i] &= !(1 << p);
+        }
+        self.cand[3 * d + b] &= !BAND_PEERS[p];
+        changed | 1 << (3 * d + b)
+    }
+
     /// Gives `cell` the digit of `bit`, one of its candidates, and propagates
     /// to a fixed point.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
-        let mut dirty = if self.settled { 0 } else { ALL_PAIRS };
-        let cell_bit = 1 << p;
-        for other in 0..9 {
-            let i = 3 * other + b;
-            if other != d && self.cand[i] & cell_bit != 0 {
-                self.cand[i] &= !cell_bit;
-                dirty |= 1 << i;
-            }
-        }
-        self.cand[3 * d + b] &= !BAND_PEERS[p];
-        dirty |= 1 << (3 * d + b);
+        let pending = if self.settled { 0 } else { ALL_PAIRS };
+        let dirty = pending | self.claim(b, p, d);
         self.propagate(dirty)?;
         self.settled = true;
         Ok(())
@@ -232,7 +234,7 @@ impl Nine {
                 bands |= 1 << (i % 3);
                 self.update(i, &mut dirty)?;
             }
-            if self.unsolved == [0; 3] {
+            if self.is_complete() {
                 return Ok(());
             }
             if self.naked_singles(std::mem::take(&mut bands), &mut dirty)? {
