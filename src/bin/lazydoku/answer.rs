@@ -105,7 +105,7 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
             None => (Status::NoSolution, json_or(settings, line, "none", &[], "no solution".to_owned())),
         }),
         Task::Count(limit) => {
-            let n = found.by_ref().take(limit).try_fold(0usize, |n, s| s.map(|_| n + 1))?;
+            let n = count_up_to(&mut found, limit)?;
             let status = if n == 0 { Status::NoSolution } else { Status::Found };
             Ok((
                 status,
@@ -119,7 +119,7 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
             ))
         }
         Task::Check => {
-            let n = found.by_ref().take(2).try_fold(0usize, |n, s| s.map(|_| n + 1))?;
+            let n = count_up_to(&mut found, 2)?;
             let verdict = ["none", "unique", "multiple"][n];
             let status = if n == 0 { Status::NoSolution } else { Status::Found };
             Ok((status, json_or(settings, line, verdict, &[], verdict.to_owned())))
@@ -151,6 +151,11 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
         }
         Err(reason) => failure(settings, line, Status::Stopped, None, reason),
     }
+}
+
+/// How many solutions there are, up to `limit`, or why the search stopped.
+fn count_up_to(found: &mut impl Iterator<Item = Result<Board, String>>, limit: usize) -> Result<usize, String> {
+    found.take(limit).try_fold(0, |n, solution| solution.map(|_| n + 1))
 }
 
 fn failure(settings: &Settings, line: usize, status: Status, column: Option<usize>, reason: String) -> Outcome {
