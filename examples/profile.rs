@@ -1,5 +1,5 @@
-//! Counts to two over a dataset, for profilers:
-//! `cargo run --release --example profile -- FILE [REPEAT]`.
+//! Counts solutions over a dataset, up to LIMIT each (default 2), for profilers:
+//! `cargo run --release --example profile -- FILE [REPEAT [LIMIT]]`.
 
 #![expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
 use lazydoku::Board;
@@ -12,10 +12,11 @@ fn main() {
         .map(|l| l.split_whitespace().next().unwrap().parse().expect("puzzle"))
         .collect();
     let repeat: usize = std::env::args().nth(2).map_or(1, |n| n.parse().expect("a repeat count"));
+    let limit: usize = std::env::args().nth(3).map_or(2, |n| n.parse().expect("a limit"));
     let start = std::time::Instant::now();
     let mut total = 0;
     for _ in 0..repeat {
-        total += count_all(&boards);
+        total += count_all(&boards, limit);
     }
     let secs = start.elapsed().as_secs_f64() / repeat as f64;
     println!("{} puzzles, {total} solutions counted, {:.2} µs/puzzle", boards.len(), secs * 1e6 / boards.len() as f64);
@@ -23,6 +24,6 @@ fn main() {
 
 /// Kept out of line so that profilers can collect this function alone.
 #[inline(never)]
-fn count_all(boards: &[Board]) -> usize {
-    boards.iter().map(|b| b.count_solutions(2)).sum()
+fn count_all(boards: &[Board], limit: usize) -> usize {
+    boards.iter().map(|b| b.count_solutions(limit)).sum()
 }

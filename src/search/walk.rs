@@ -14,7 +14,9 @@ use super::Frontier;
 ///
 /// When a node is yielded, its `successors` iterator has been created and
 /// handed to the frontier, but not pulled: stopping after a node costs
-/// nothing for its children.
+/// nothing for its children. An iterator whose
+/// [`size_hint`](Iterator::size_hint) promises no item (upper bound 0) is
+/// dropped instead of pushed, so leaves cost the frontier nothing.
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Search<N, IN: IntoIterator, S, F> {
     root: Option<N>,
@@ -63,7 +65,11 @@ where
             Some(root) => root,
             None => self.frontier.pop()?,
         };
-        self.frontier.push((self.successors)(&node).into_iter());
+        let children = (self.successors)(&node).into_iter();
+        // An iterator that says it has nothing (a leaf) is not worth a slot.
+        if children.size_hint().1 != Some(0) {
+            self.frontier.push(children);
+        }
         Some(node)
     }
 
