@@ -92,6 +92,44 @@ const PERMUTATIONS: [u32; 512] = {
     table
 };
 
+/// Nine bits of a row kept when exactly one is set, else 0.
+const LONE: [u16; 512] = {
+    let mut table = [0; 512];
+    let mut bit = 0;
+    while bit < 9 {
+        table[1 << bit] = 1 << bit;
+        bit += 1;
+    }
+    table
+};
+
+/// The number of bits set in nine bits.
+const POP9: [u8; 512] = {
+    let mut table = [0; 512];
+    let mut bits = 1;
+    while bits < 512 {
+        table[bits] = table[bits >> 1] + if bits & 1 == 1 { 1 } else { 0 };
+        bits += 1;
+    }
+    table
+};
+
+/// Nine bits spread to nine four-bit lanes, one per bit: summing these over
+/// the rows counts each column.
+const NIBBLES: [u64; 512] = {
+    let mut table = [0; 512];
+    let mut bits = 0;
+    while bits < 512 {
+        let mut c = 0;
+        while c < 9 {
+            table[bits] |= (((bits >> c) & 1) as u64) << (4 * c);
+            c += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
 /// The row and box peers of each position of a band, within the band.
 const BAND_PEERS: [u32; 27] = {
     let mut table = [0; 27];
@@ -109,9 +147,6 @@ const BAND_PEERS: [u32; 27] = {
     }
     table
 };
-
-/// The nine cells of each box within a band.
-const BOX: [u32; 3] = [0x1C0_E07, 0x1C0_E07 << 3, 0x1C0_E07 << 6];
 
 /// The three cells of each column within a band.
 const COLUMN: [u32; 9] = {
@@ -344,14 +379,11 @@ impl Nine {
             return Err(Contradiction);
         }
         self.cand[i] = band;
-        // Rows left with one cell; every row has at least one here, so
-        // `s & (s - 1) == 0` means exactly one. Branch-free, as which rows
-        // are singles is unpredictable.
-        let mut singles = 0;
-        for row in 0..3 {
-            let segment = (band >> (9 * row)) & ROW;
-            singles |= (segment * u32::from(segment & segment.wrapping_sub(1) == 0)) << (9 * row);
-        }
+        // Rows left with one cell, by lookup: which rows are singles is
+        // unpredictable, so no branch.
+        let singles = u32::from(LONE[(band & ROW) as usize])
+            | u32::from(LONE[((band >> 9) & ROW) as usize]) << 9
+            | u32::from(LONE[(band >> 18) as usize]) << 18;
         let new = singles & self.unsolved[b];
         if new == 0 {
             return Ok(());
@@ -360,19 +392,25 @@ impl Nine {
         // Branch-free: clear the solved cells from every digit of the band
         // and their columns from every band of this digit, marking what
         // changed; then give this digit-band pair its cells back.
+        // The marks are gathered with constant shifts and moved into place
+        // once.
+        let mut hit = 0;
         for other in 0..9 {
             let j = 3 * other + b;
             let before = self.cand[j];
             self.cand[j] = before & !new;
-            *dirty |= u32::from(before & new != 0) << j;
+            hit |= u32::from(before & new != 0) << (3 * other);
         }
+        *dirty |= hit << b;
         let columns = columns_to_band(band_to_columns(new));
+        let mut hit = 0;
         for other in 0..3 {
             let j = 3 * d + other;
             let before = self.cand[j];
             self.cand[j] = before & !columns;
-            *dirty |= u32::from(before & columns != 0) << j;
+            hit |= u32::from(before & columns != 0) << other;
         }
+        *dirty |= hit << (3 * d);
         self.cand[i] = band;
         *dirty &= !(1 << i);
         let symbol = SYMBOLS[d + 1];
@@ -489,13 +527,14 @@ impl Nine {
             let cell = 27 * b + fewest[b].trailing_zeros() as usize;
             return Some((cell, self.candidate_bits(cell)));
         }
+        let peers = UnsolvedPeers::new(&self.unsolved);
         let mut best = (0, 0);
         for (b, &cells) in fewest.iter().enumerate() {
             let mut cells = cells;
             while cells != 0 {
                 let p = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                let score = self.unsolved_peers(b, p) + 1;
+                let score = peers.of(&self.unsolved, b, p) + 1;
                 if score > best.1 {
                     best = (27 * b + p, score);
                 }
@@ -533,12 +572,42 @@ impl Nine {
         }
         (count != usize::MAX).then_some(fewest)
     }
+}
+
+/// How many cells are unsolved in each row, box and column, counted once
+/// per board so that scoring a branch cell costs a few lookups.
+struct UnsolvedPeers {
+    rows: [u8; 9],
+    boxes: [u8; 9],
+    /// One four-bit count per column.
+    columns: u64,
+}
+
+impl UnsolvedPeers {
+    fn new(unsolved: &[u32; 3]) -> UnsolvedPeers {
+        let (mut rows, mut boxes, mut columns) = ([0; 9], [0; 9], 0);
+        for (b, &u) in unsolved.iter().enumerate() {
+            for r in 0..3 {
+                let row = ((u >> (9 * r)) & ROW) as usize;
+                rows[3 * b + r] = POP9[row];
+                columns += NIBBLES[row];
+            }
+            for x in 0..3 {
+                let cells = (u >> (3 * x)) & 7 | ((u >> (9 + 3 * x)) & 7) << 3 | ((u >> (18 + 3 * x)) & 7) << 6;
+                boxes[3 * b + x] = POP9[cells as usize];
+            }
+        }
+        UnsolvedPeers { rows, boxes, columns }
+    }
 
     /// Unsolved cells in the row, column and box of position `p` of band `b`
-    /// (the cell itself counted thrice; all that matters is the order).
-    fn unsolved_peers(&self, b: usize, p: usize) -> u32 {
+    /// (the cell itself counted twice; all that matters is the order).
+    fn of(&self, unsolved: &[u32; 3], b: usize, p: usize) -> u32 {
         let (row, col) = (p / 9, p % 9);
-        let in_band = (self.unsolved[b] & ((ROW << (9 * row)) | BOX[col / 3])).count_ones();
-        in_band + self.unsolved.iter().map(|u| (u & COLUMN[col]).count_ones()).sum::<u32>()
+        // The row and the box share a mini-row: count it once.
+        let shared = POP9[((unsolved[b] >> (9 * row + 3 * (col / 3))) & 7) as usize];
+        let in_band = u32::from(self.rows[3 * b + row] + self.boxes[3 * b + col / 3] - shared);
+        let in_column = ((self.columns >> (4 * col)) & 15) as u32;
+        in_band + in_column
     }
 }
