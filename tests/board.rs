@@ -178,6 +178,50 @@ fn children_skip_exactly_the_candidates_that_propagate_to_a_contradiction() {
 }
 
 #[test]
+fn children_near_the_leaves_are_the_full_propagation_of_each_guess() {
+    // With few empty cells a guess is followed by naked singles alone, and
+    // the band machinery only when they stall. Each child must be the board
+    // full propagation gives, candidates and all, and a skipped digit must
+    // be one that full propagation finds contradictory. The nodes come from
+    // the trees of a puzzle with a million solutions, of puzzles with
+    // several, and of the 1106 hardest.
+    let mut puzzles = vec![common::load("million.txt")[0].clone()];
+    puzzles.extend(common::load("puzzles7_serg_benchmark").into_iter().take(300));
+    puzzles.extend(common::load("puzzles6_forum_hardest_1106").into_iter().take(100));
+    let (mut compared, mut skipped) = (0, 0);
+    for puzzle in &puzzles {
+        let puzzle: Board = puzzle.parse().unwrap();
+        let nodes = lazydoku::search::dfs(puzzle, Board::children).take(20_000);
+        for node in nodes.filter(|n| (1..=14).contains(&n.empty_cells())).take(1_000) {
+            let mut children = node.children();
+            let Some(cell) = children.cell() else { continue };
+            let tried = children.remaining();
+            let kept: Vec<Board> = children.by_ref().collect();
+            for digit in tried {
+                let full = node.place(cell, digit).unwrap().propagated();
+                let child = kept.iter().find(|k| k.get(cell) == Some(digit));
+                match (&full, child) {
+                    (Some(full), Some(child)) => {
+                        assert_eq!(full, child, "digit {digit} at {cell} of {node}");
+                        for c in 0..81 {
+                            assert_eq!(
+                                full.candidates(c),
+                                child.candidates(c),
+                                "cell {c}: {digit} at {cell} of {node}"
+                            );
+                        }
+                        compared += 1;
+                    }
+                    (None, None) => skipped += 1,
+                    _ => panic!("digit {digit} at {cell} of {node}: full propagation {full:?}, child {child:?}"),
+                }
+            }
+        }
+    }
+    assert!(compared > 1_000 && skipped > 100, "{compared} children compared, {skipped} contradictions");
+}
+
+#[test]
 fn a_complete_board_has_no_children_and_is_its_own_solution() {
     let solved: Board = EASY.parse::<Board>().unwrap().solve().unwrap();
     assert!(solved.is_complete());
