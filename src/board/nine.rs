@@ -413,11 +413,14 @@ impl Nine {
         *dirty |= hit << (3 * d);
         self.cand[i] = band;
         *dirty &= !(1 << i);
+        // At most one new cell per row. Branch-free, as how many there are
+        // is unpredictable: a row with none rewrites its last cell as it was.
         let symbol = SYMBOLS[d + 1];
-        let mut cells = new;
-        while cells != 0 {
-            self.text[27 * b + cells.trailing_zeros() as usize] = symbol;
-            cells &= cells - 1;
+        for row in 0..3 {
+            let segment = (new >> (9 * row)) & ROW;
+            let cell = 27 * b + 9 * row + ((segment | 1 << 8).trailing_zeros() as usize);
+            let old = self.text[cell];
+            self.text[cell] = if segment == 0 { old } else { symbol };
         }
         Ok(())
     }
