@@ -430,10 +430,9 @@ impl Nine {
     fn naked_singles(&mut self, bands: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
         let mut found = false;
         for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 || bands & (1 << b) == 0 {
-                continue;
-            }
+            // Bands outside the mask count as solved; no branch, as which
+            // bands are in it is unpredictable.
+            let unsolved = self.unsolved[b] & ((bands >> b) & 1).wrapping_neg();
             let (mut ones, mut twos) = (0, 0);
             for d in 0..9 {
                 let band = self.cand[3 * d + b];
