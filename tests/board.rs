@@ -178,13 +178,13 @@ fn children_skip_exactly_the_candidates_that_propagate_to_a_contradiction() {
 }
 
 #[test]
-fn children_near_the_leaves_are_the_full_propagation_of_each_guess() {
-    // With few empty cells a guess is followed by naked singles alone, and
-    // the band machinery only when they stall. Each child must be the board
-    // full propagation gives, candidates and all, and a skipped digit must
-    // be one that full propagation finds contradictory. The nodes come from
-    // the trees of a puzzle with a million solutions, of puzzles with
-    // several, and of the 1106 hardest.
+fn children_are_the_full_propagation_of_each_guess() {
+    // A child propagates incrementally, from what its guess changed on a
+    // settled parent. It must be the board that placing the digit and
+    // propagating everything gives, candidates and all, and a skipped digit
+    // must be one that full propagation finds contradictory. The nodes come
+    // from near the leaves of the trees of a puzzle with a million
+    // solutions, of puzzles with several, and of the 1106 hardest.
     let mut puzzles = vec![common::load("million.txt")[0].clone()];
     puzzles.extend(common::load("puzzles7_serg_benchmark").into_iter().take(300));
     puzzles.extend(common::load("puzzles6_forum_hardest_1106").into_iter().take(100));

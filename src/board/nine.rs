@@ -159,20 +159,9 @@ const COLUMN: [u32; 9] = {
     table
 };
 
-/// At most this many empty cells, a guess is first followed by naked
-/// singles alone ([`Nine::endgame`]).
-const ENDGAME: usize = 12;
-
 /// At most this many empty cells, the branch is on the first cell with the
 /// fewest candidates, unscored.
 const FIRST_PAIR: usize = 30;
-
-/// How [`Nine::endgame`] ended.
-enum Endgame {
-    Complete,
-    Contradiction,
-    Stalled,
-}
 
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {
@@ -257,76 +246,10 @@ impl Nine {
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
         let pending = if self.settled { 0 } else { ALL_PAIRS };
-        let mut dirty = pending | self.claim(b, p, d);
-        if pending == 0 && self.empty_cells() <= ENDGAME {
-            match self.endgame(&mut dirty) {
-                Endgame::Complete => {
-                    self.settled = true;
-                    return Ok(());
-                }
-                Endgame::Contradiction => return Err(Contradiction),
-                Endgame::Stalled => {}
-            }
-        }
+        let dirty = pending | self.claim(b, p, d);
         self.propagate(dirty)?;
         self.settled = true;
         Ok(())
-    }
-
-    /// Naked singles alone, for a board with few empty cells left: cheaper
-    /// than the band machinery when it finishes the board or finds a
-    /// contradiction. Either outcome is the one full propagation reaches, as
-    /// its fixed point contains everything naked singles infer. When it
-    /// stalls, the pairs it changed are in `dirty` for [`Nine::propagate`].
-    fn endgame(&mut self, dirty: &mut u32) -> Endgame {
-        loop {
-            let mut found = false;
-            for b in 0..3 {
-                let unsolved = self.unsolved[b];
-                if unsolved == 0 {
-                    continue;
-                }
-                let (mut ones, mut twos) = (0, 0);
-                for d in 0..9 {
-                    let band = self.cand[3 * d + b];
-                    twos |= ones & band;
-                    ones |= band;
-                }
-                if unsolved & !ones != 0 {
-                    return Endgame::Contradiction;
-                }
-                let mut singles = unsolved & !twos;
-                while singles != 0 {
-                    let p = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    // An earlier single of this sweep may have taken its digit.
-                    let Some(d) = (0..9).find(|&d| self.cand[3 * d + b] & (1 << p) != 0) else {
-                        return Endgame::Contradiction;
-                    };
-                    self.solve_single(b, p, d);
-                    *dirty |= 7 << (3 * d);
-                    found = true;
-                }
-            }
-            if self.is_complete() {
-                return Endgame::Complete;
-            }
-            if !found {
-                return Endgame::Stalled;
-            }
-        }
-    }
-
-    /// Writes digit `d` into position `p` of band `b`, its only candidate,
-    /// and removes `d` from the cell's peers.
-    fn solve_single(&mut self, b: usize, p: usize, d: usize) {
-        self.text[27 * b + p] = SYMBOLS[d + 1];
-        self.unsolved[b] &= !(1 << p);
-        self.cand[3 * d + b] &= !BAND_PEERS[p];
-        let column = COLUMN[p % 9];
-        for other in (0..3).filter(|&o| o != b) {
-            self.cand[3 * d + other] &= !column;
-        }
     }
 
     /// Propagates everything pending on the board.
