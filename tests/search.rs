@@ -181,3 +181,38 @@ fn stack_and_queue_are_frontiers_of_child_iterators() {
     queue.push(vec![3].into_iter());
     assert_eq!([queue.pop(), queue.pop(), queue.pop(), queue.pop()], [Some(1), Some(2), Some(3), None]);
 }
+
+#[test]
+fn leaves_that_say_they_are_empty_take_no_slot_in_the_frontier() {
+    /// A stack that counts what it is handed.
+    struct Counting<I> {
+        inner: Stack<I>,
+        pushes: usize,
+    }
+    impl<I: Iterator> Frontier<I> for Counting<I> {
+        fn push(&mut self, children: I) {
+            self.pushes += 1;
+            self.inner.push(children);
+        }
+        fn pop(&mut self) -> Option<I::Item> {
+            self.inner.pop()
+        }
+        fn len(&self) -> usize {
+            Frontier::len(&self.inner)
+        }
+    }
+    // A binary tree of 15 nodes: 7 inner nodes, 8 leaves with no children.
+    let children = |&n: &u32| if n < 8 { vec![2 * n, 2 * n + 1] } else { Vec::new() };
+    let mut it = search::with_frontier(1, children, Counting { inner: Stack::new(), pushes: 0 });
+    assert_eq!(it.by_ref().count(), 15);
+    assert_eq!(it.frontier().pushes, 7, "only the inner nodes' children are pushed");
+
+    // An iterator that cannot promise to be empty is pushed, even if it is.
+    let unsure = |&n: &u32| {
+        let mut inner = children(&n).into_iter();
+        std::iter::from_fn(move || inner.next())
+    };
+    let mut it = search::with_frontier(1, unsure, Counting { inner: Stack::new(), pushes: 0 });
+    assert_eq!(it.by_ref().count(), 15);
+    assert_eq!(it.frontier().pushes, 15);
+}

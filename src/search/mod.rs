@@ -14,7 +14,9 @@
 //! [`Queue`] keeps a queue of them (the Scala `t ++ h.next`), so no sibling is
 //! built before it is visited. When a node is yielded, its `successors` are
 //! requested (so the iterator exists), but none of them is pulled until the
-//! next call to [`next`](Iterator::next).
+//! next call to [`next`](Iterator::next). An iterator whose
+//! [`size_hint`](Iterator::size_hint) has an upper bound of 0, a leaf's, is
+//! dropped rather than handed to the frontier.
 //!
 //! # No bounds on nodes
 //!
