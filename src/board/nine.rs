@@ -461,7 +461,7 @@ impl Nine {
             while cells != 0 {
                 let p = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                let score = peers.of(&self.unsolved, b, p) + 1;
+                let score = peers.of(b, p) + 1;
                 if score > best.1 {
                     best = (27 * b + p, score);
                 }
@@ -504,6 +504,7 @@ impl Nine {
 /// How many cells are unsolved in each row, box and column, counted once
 /// per board so that scoring a branch cell costs a few lookups.
 struct UnsolvedPeers {
+    unsolved: [u32; 3],
     rows: [u8; 9],
     boxes: [u8; 9],
     /// One four-bit count per column.
@@ -524,15 +525,15 @@ impl UnsolvedPeers {
                 boxes[3 * b + x] = POP9[cells as usize];
             }
         }
-        UnsolvedPeers { rows, boxes, columns }
+        UnsolvedPeers { unsolved: *unsolved, rows, boxes, columns }
     }
 
     /// Unsolved cells in the row, column and box of position `p` of band `b`
     /// (the cell itself counted twice; all that matters is the order).
-    fn of(&self, unsolved: &[u32; 3], b: usize, p: usize) -> u32 {
+    fn of(&self, b: usize, p: usize) -> u32 {
         let (row, col) = (p / 9, p % 9);
         // The row and the box share a mini-row: count it once.
-        let shared = POP9[((unsolved[b] >> (9 * row + 3 * (col / 3))) & 7) as usize];
+        let shared = POP9[((self.unsolved[b] >> (9 * row + 3 * (col / 3))) & 7) as usize];
         let in_band = u32::from(self.rows[3 * b + row] + self.boxes[3 * b + col / 3] - shared);
         let in_column = ((self.columns >> (4 * col)) & 15) as u32;
         in_band + in_column
