@@ -65,9 +65,11 @@ impl Iterator for Children {
         while self.remaining != 0 {
             let bit = self.remaining & self.remaining.wrapping_neg();
             self.remaining ^= bit;
-            let mut child = if self.remaining == 0 { self.parent.take()? } else { self.parent.clone()? };
-            if child.assign_and_propagate(cell, bit).is_ok() {
-                return Some(child);
+            // The child is built where it is returned: boards are copied at
+            // every node, and each copy counts.
+            let mut child = if self.remaining == 0 { self.parent.take() } else { self.parent.clone() };
+            if child.as_mut()?.assign_and_propagate(cell, bit).is_ok() {
+                return child;
             }
         }
         None

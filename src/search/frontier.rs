@@ -111,8 +111,9 @@ impl<I: Iterator> Frontier<I> for Stack<I> {
     fn pop(&mut self) -> Option<I::Item> {
         loop {
             let top = self.iterators.last_mut()?;
-            if let Some(node) = top.next() {
-                return Some(node);
+            let node = top.next();
+            if node.is_some() {
+                return node;
             }
             self.iterators.pop();
         }

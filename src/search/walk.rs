@@ -61,16 +61,15 @@ where
     type Item = N;
 
     fn next(&mut self) -> Option<N> {
-        let node = match self.root.take() {
-            Some(root) => root,
-            None => self.frontier.pop()?,
-        };
-        let children = (self.successors)(&node).into_iter();
+        // The node stays where it is returned: nodes may be large, and a
+        // copy per node shows.
+        let node = if self.root.is_some() { self.root.take() } else { self.frontier.pop() };
+        let children = (self.successors)(node.as_ref()?).into_iter();
         // An iterator that says it has nothing (a leaf) is not worth a slot.
         if children.size_hint().1 != Some(0) {
             self.frontier.push(children);
         }
-        Some(node)
+        node
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
