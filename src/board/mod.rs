@@ -256,6 +256,11 @@ impl Board {
     /// The board propagated to a fixed point (naked and hidden singles, locked
     /// candidates), or `None` when that reaches a contradiction.
     ///
+    /// On a 9x9 board with 20 or fewer empty cells, the inferences along
+    /// columns (locked candidates, and hidden singles in columns) are left
+    /// out: that close to the end they almost never find anything, and the
+    /// search runs faster without them. Children are propagated the same way.
+    ///
     /// ```
     /// use lazydoku::Board;
     ///

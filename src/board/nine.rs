@@ -163,6 +163,12 @@ const COLUMN: [u32; 9] = {
 /// fewest candidates, unscored.
 const FIRST_PAIR: usize = 30;
 
+/// At most this many empty cells, propagation skips the stack inferences:
+/// so near the leaves they almost never find anything (in enumeration, 3,500
+/// changes in 5.8 million checks), and skipping them saves 7% of the
+/// instructions there.
+const NO_STACKS: usize = 20;
+
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {
     cols | cols << 9 | cols << 18
@@ -279,7 +285,7 @@ impl Nine {
             if self.naked_singles(std::mem::take(&mut bands), &mut dirty)? {
                 continue;
             }
-            if touched != 0 {
+            if touched != 0 && self.empty_cells() > NO_STACKS {
                 let digits = std::mem::take(&mut touched);
                 if self.stacks(digits, &mut dirty)? {
                     continue;
