@@ -60,7 +60,7 @@ mod walk;
 pub use best_first::BestFirst;
 pub use frontier::{Frontier, Queue, Stack};
 pub use shuffled::Shuffled;
-pub use walk::Search;
+pub use walk::{Search, Successors};
 
 /// A depth-first [`Search`]: the frontier is a [`Stack`] of child iterators.
 pub type Dfs<N, IN, S> = Search<N, IN, S, Stack<<IN as IntoIterator>::IntoIter>>;

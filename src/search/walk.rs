@@ -6,6 +6,46 @@ use std::marker::PhantomData;
 
 use super::Frontier;
 
+/// How a [`Search`] expands a node into its children.
+///
+/// Every closure or function `FnMut(&N) -> IN` is one, and that is what
+/// [`dfs`](super::dfs), [`bfs`](super::bfs) and the other constructors take.
+/// Implement it for a type of your own to name a search's type without a
+/// function pointer, which the compiler cannot see through, and build the
+/// search with [`Search::new`]. [`Board::solutions`](crate::Board::solutions)
+/// is built this way.
+///
+/// ```
+/// use lazydoku::search::{Search, Stack, Successors};
+///
+/// /// The children 2n and 2n + 1 of n, up to a bound.
+/// struct Halving(u32);
+///
+/// impl Successors<u32, Vec<u32>> for Halving {
+///     fn successors(&mut self, &n: &u32) -> Vec<u32> {
+///         (2 * n..=2 * n + 1).filter(|&c| c <= self.0).collect()
+///     }
+/// }
+///
+/// // A type a struct can hold: no closure, no function pointer.
+/// type Numbers = Search<u32, Vec<u32>, Halving, Stack<std::vec::IntoIter<u32>>>;
+/// let search: Numbers = Search::new(1, Halving(7), Stack::new());
+/// assert_eq!(search.collect::<Vec<_>>(), [1, 2, 4, 5, 3, 6, 7]);
+/// ```
+pub trait Successors<N, IN> {
+    /// The children of `node`.
+    fn successors(&mut self, node: &N) -> IN;
+}
+
+impl<N, IN, S> Successors<N, IN> for S
+where
+    S: FnMut(&N) -> IN,
+{
+    fn successors(&mut self, node: &N) -> IN {
+        self(node)
+    }
+}
+
 /// An iterator over every node of a search tree, root first, in the order
 /// its frontier `F` chooses.
 ///
@@ -27,11 +67,15 @@ pub struct Search<N, IN: IntoIterator, S, F> {
 
 impl<N, IN, S, F> Search<N, IN, S, F>
 where
-    S: FnMut(&N) -> IN,
+    S: Successors<N, IN>,
     IN: IntoIterator<Item = N>,
     F: Frontier<IN::IntoIter>,
 {
-    pub(crate) fn new(root: N, successors: S, frontier: F) -> Self {
+    /// The search from `root`, expanding nodes with `successors`, in the
+    /// order `frontier` gives. The constructors such as
+    /// [`dfs`](super::dfs) call this; call it directly for a
+    /// [`Successors`] type of your own.
+    pub fn new(root: N, successors: S, frontier: F) -> Self {
         Search { root: Some(root), successors, frontier, _children: PhantomData }
     }
 
@@ -54,7 +98,7 @@ where
 
 impl<N, IN, S, F> Iterator for Search<N, IN, S, F>
 where
-    S: FnMut(&N) -> IN,
+    S: Successors<N, IN>,
     IN: IntoIterator<Item = N>,
     F: Frontier<IN::IntoIter>,
 {
@@ -64,7 +108,7 @@ where
         // The node stays where it is returned: nodes may be large, and a
         // copy per node shows.
         let node = if self.root.is_some() { self.root.take() } else { self.frontier.pop() };
-        let children = (self.successors)(node.as_ref()?).into_iter();
+        let children = self.successors.successors(node.as_ref()?).into_iter();
         // An iterator that says it has nothing (a leaf) is not worth a slot.
         if children.size_hint().1 != Some(0) {
             self.frontier.push(children);
@@ -85,7 +129,7 @@ where
 
 impl<N, IN, S, F> FusedIterator for Search<N, IN, S, F>
 where
-    S: FnMut(&N) -> IN,
+    S: Successors<N, IN>,
     IN: IntoIterator<Item = N>,
     F: Frontier<IN::IntoIter>,
 {
