@@ -203,9 +203,14 @@ impl Nine {
 
     /// Digit bits (bit `d - 1` for digit `d`) of the candidates of `cell`;
     /// the digit's own bit for a solved cell.
+    #[inline]
     pub(crate) fn candidate_bits(&self, cell: usize) -> u32 {
         let (b, p) = (cell / 27, cell % 27);
-        (0..9).fold(0, |bits, d| bits | ((self.cand[3 * d + b] >> p) & 1) << d)
+        let mut bits = 0;
+        for d in 0..9 {
+            bits |= ((self.cand[3 * d + b] >> p) & 1) << d;
+        }
+        bits
     }
 
     pub(crate) fn is_settled(&self) -> bool {
