@@ -250,6 +250,26 @@ fn propagated_fills_singles_or_reports_a_contradiction() {
 }
 
 #[test]
+fn solutions_are_the_depth_first_search_filtered_for_complete_boards() {
+    // `solutions()` names its successors with a type of its own and filters
+    // by hand, for speed; it must still be exactly the public depth-first
+    // search over `Board::children` filtered for complete boards, in order.
+    let mut puzzles: Vec<String> = common::load("puzzles7_serg_benchmark").into_iter().take(200).collect();
+    puzzles.push(common::load("million.txt")[0].clone());
+    puzzles.push("12..34..........".to_owned());
+    let mut total = 0;
+    for puzzle in &puzzles {
+        let board: Board = puzzle.parse().unwrap();
+        let ours: Vec<Board> = board.solutions().take(500).collect();
+        let reference: Vec<Board> =
+            lazydoku::search::dfs(board, Board::children).filter(Board::is_complete).take(500).collect();
+        assert_eq!(ours, reference, "{puzzle}");
+        total += ours.len();
+    }
+    assert!(total > 1_000, "{total} solutions compared");
+}
+
+#[test]
 fn solutions_are_fused_and_cloneable() {
     let board: Board = "12..34..........".parse().unwrap();
     let mut all = board.solutions();
