@@ -164,8 +164,8 @@ const COLUMN: [u32; 9] = {
 const FIRST_PAIR: usize = 30;
 
 /// At most this many empty cells, propagation skips the stack inferences:
-/// so near the leaves they almost never find anything (in enumeration, 3,500
-/// changes in 5.8 million checks), and skipping them saves 7% of the
+/// that close to the leaves they almost never find anything (in enumeration,
+/// 3,500 changes in 5.8 million checks), and skipping them saves 7% of the
 /// instructions there.
 const NO_STACKS: usize = 20;
 
