@@ -240,25 +240,25 @@ impl Nine {
 
     /// Gives position `p` of band `b` to digit `d` within the band: the other
     /// digits lose the cell, and `d` loses the cell's row and box peers.
-    /// Returns the digit-band pairs that changed.
-    fn claim(&mut self, b: usize, p: usize, d: usize) -> u32 {
-        let mut changed = 0;
+    fn claim(&mut self, b: usize, p: usize, d: usize) {
         for other in (0..9).filter(|&o| o != d) {
-            let i = 3 * other + b;
-            changed |= u32::from(self.cand[i] & (1 << p) != 0) << i;
-            self.cand[i] &= !(1 << p);
+            self.cand[3 * other + b] &= !(1 << p);
         }
         self.cand[3 * d + b] &= !BAND_PEERS[p];
-        changed | 1 << (3 * d + b)
     }
 
     /// Gives `cell` the digit of `bit`, one of its candidates, and propagates
     /// to a fixed point.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        // Only the digit's own band changes here: with its row and box peers
+        // gone, the cell is the one place left in its row, and the band
+        // update solves it like any hidden single (clearing the other digits
+        // and the column there, once).
+        let i = 3 * d + b;
+        self.cand[i] &= !BAND_PEERS[p];
         let pending = if self.settled { 0 } else { ALL_PAIRS };
-        let dirty = pending | self.claim(b, p, d);
-        self.propagate(dirty)?;
+        self.propagate(pending | 1 << i)?;
         self.settled = true;
         Ok(())
     }
