@@ -92,6 +92,37 @@ const PERMUTATIONS: [u32; 512] = {
     table
 };
 
+/// [`ASSIGNMENTS`] for a stack's mini-columns (band x column), with the
+/// columns a band keeps at bits `9 * band + column`: shifted to the stack,
+/// the entries of the three stacks add up to each band's columns.
+const STACK_FITS: [u32; 512] = {
+    let mut table = [0; 512];
+    let mut pattern = 0;
+    while pattern < 512 {
+        let mut pair = 0;
+        while pair < 9 {
+            if ASSIGNMENTS[pattern] & (1 << pair) != 0 {
+                table[pattern] |= 1 << (9 * (pair / 3) + pair % 3);
+            }
+            pair += 1;
+        }
+        pattern += 1;
+    }
+    table
+};
+
+/// The three columns of the first stack in each of three bands' nine.
+const STACK_GROUPS: u32 = 7 | 7 << 9 | 7 << 18;
+
+/// The [`STACK_FITS`] index of the stack at the low bits of `columns` (three
+/// bands' columns, nine bits each): its three bits of each band, gathered by
+/// one multiplication, as the three groups land on bits 12 to 20 without
+/// overlapping anything else.
+const fn stack_pattern(columns: u32) -> usize {
+    let groups = columns & STACK_GROUPS;
+    ((groups.wrapping_mul(1 << 12 | 1 << 6 | 1) >> 12) & 0x1FF) as usize
+}
+
 /// Nine bits of a row kept when exactly one is set, else 0.
 const LONE: [u16; 512] = {
     let mut table = [0; 512];
@@ -398,23 +429,21 @@ impl Nine {
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let cols = [0, 1, 2].map(|b| band_to_columns(self.cand[3 * d + b]));
-            let mut allowed = [0u32; 3];
+            // The columns of the digit's three bands side by side, nine
+            // bits each: a stack's patterns are three bits of each.
+            let columns = (0..3).fold(0, |acc, b| acc | band_to_columns(self.cand[3 * d + b]) << (9 * b));
+            let mut allowed = 0;
             for stack in 0..3 {
-                let shift = 3 * stack;
-                let pattern = (cols[0] >> shift) & 7 | ((cols[1] >> shift) & 7) << 3 | ((cols[2] >> shift) & 7) << 6;
-                let fits = ASSIGNMENTS[pattern as usize];
+                let fits = STACK_FITS[stack_pattern(columns >> (3 * stack))];
                 if fits == 0 {
                     return Err(Contradiction);
                 }
-                for (b, a) in allowed.iter_mut().enumerate() {
-                    *a |= ((fits >> (3 * b)) & 7) << shift;
-                }
+                allowed |= fits << (3 * stack);
             }
-            for (b, a) in allowed.into_iter().enumerate() {
+            for b in 0..3 {
                 let j = 3 * d + b;
                 let before = self.cand[j];
-                let after = before & columns_to_band(a);
+                let after = before & columns_to_band((allowed >> (9 * b)) & ROW);
                 if after != before {
                     self.cand[j] = after;
                     *dirty |= 1 << j;
@@ -548,5 +577,47 @@ impl UnsolvedPeers {
         let in_band = u32::from(self.rows[3 * b + row] + self.boxes[3 * b + col / 3] - shared);
         let in_column = ((self.columns >> (4 * col)) & 15) as u32;
         in_band + in_column
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The multiplication gathers the same nine bits as shifting each band's
+    /// three columns into place, whatever the other columns hold.
+    #[test]
+    fn stack_pattern_gathers_three_columns_of_each_band() {
+        let mut noise = 0x2545_F491_u32;
+        for stack in 0..3 {
+            for pattern in 0..512u32 {
+                // xorshift: the other columns take arbitrary values.
+                noise ^= noise << 13;
+                noise ^= noise >> 17;
+                noise ^= noise << 5;
+                let mut columns = noise & 0x7FF_FFFF;
+                for band in 0..3 {
+                    let shift = 9 * band + 3 * stack;
+                    columns = columns & !(7 << shift) | ((pattern >> (3 * band)) & 7) << shift;
+                }
+                assert_eq!(
+                    stack_pattern(columns >> (3 * stack)),
+                    pattern as usize,
+                    "stack {stack}, columns {columns:#x}"
+                );
+            }
+        }
+    }
+
+    /// Each band keeps, in each stack, the columns some assignment gives it.
+    #[test]
+    fn stack_fits_spread_the_assignments_by_band() {
+        for pattern in 0..512 {
+            for band in 0..3 {
+                let kept = (STACK_FITS[pattern] >> (9 * band)) & 7;
+                assert_eq!(kept, (ASSIGNMENTS[pattern] >> (3 * band)) & 7, "pattern {pattern:#o}, band {band}");
+            }
+            assert_eq!(STACK_FITS[pattern] & !STACK_GROUPS, 0, "pattern {pattern:#o} spills out of its stack");
+        }
     }
 }
