@@ -134,17 +134,6 @@ const LONE: [u16; 512] = {
     table
 };
 
-/// The number of bits set in nine bits.
-const POP9: [u8; 512] = {
-    let mut table = [0; 512];
-    let mut bits = 1;
-    while bits < 512 {
-        table[bits] = table[bits >> 1] + if bits & 1 == 1 { 1 } else { 0 };
-        bits += 1;
-    }
-    table
-};
-
 /// Nine bits spread to nine four-bit lanes, one per bit: summing these over
 /// the rows counts each column.
 const NIBBLES: [u64; 512] = {
@@ -494,7 +483,7 @@ impl Nine {
             let cell = 27 * b + fewest[b].trailing_zeros() as usize;
             return Some((cell, self.candidate_bits(cell)));
         }
-        let peers = UnsolvedPeers::new(&self.unsolved);
+        let peers = UnsolvedPeers::new(&self.unsolved, &fewest);
         let mut best = (0, 0);
         for (b, &cells) in fewest.iter().enumerate() {
             let mut cells = cells;
@@ -541,42 +530,59 @@ impl Nine {
     }
 }
 
-/// How many cells are unsolved in each row, box and column, counted once
-/// per board so that scoring a branch cell costs a few lookups.
+/// Each position of a band: its mini-row (`3 * row + box`) and its column.
+const POSITIONS: [(u8, u8); 27] = {
+    let mut table = [(0, 0); 27];
+    let mut p = 0;
+    while p < 27 {
+        #[expect(clippy::cast_possible_truncation, reason = "below 27")]
+        {
+            table[p] = ((3 * (p / 9) + p % 9 / 3) as u8, (p % 9) as u8);
+        }
+        p += 1;
+    }
+    table
+};
+
+/// How many cells are unsolved in the row and box (together) and in the
+/// column of each cell, counted once per board so that scoring a branch cell
+/// costs two lookups.
 struct UnsolvedPeers {
-    unsolved: [u32; 3],
-    rows: [u8; 9],
-    boxes: [u8; 9],
+    /// For the bands asked for, by mini-row: the unsolved cells of its row
+    /// and box, the mini-row they share counted once.
+    in_band: [[u8; 9]; 3],
     /// One four-bit count per column.
     columns: u64,
 }
 
 impl UnsolvedPeers {
-    fn new(unsolved: &[u32; 3]) -> UnsolvedPeers {
-        let (mut rows, mut boxes, mut columns) = ([0; 9], [0; 9], 0);
+    /// The counts for the bands where `wanted` has cells; the columns always.
+    fn new(unsolved: &[u32; 3], wanted: &[u32; 3]) -> UnsolvedPeers {
+        let mut in_band = [[0; 9]; 3];
+        let mut columns = 0;
         for (b, &u) in unsolved.iter().enumerate() {
-            for r in 0..3 {
-                let row = ((u >> (9 * r)) & ROW) as usize;
-                rows[3 * b + r] = POP9[row];
-                columns += NIBBLES[row];
+            columns += NIBBLES[(u & ROW) as usize] + NIBBLES[((u >> 9) & ROW) as usize] + NIBBLES[(u >> 18) as usize];
+            if wanted[b] == 0 {
+                continue;
             }
-            for x in 0..3 {
-                let cells = (u >> (3 * x)) & 7 | ((u >> (9 + 3 * x)) & 7) << 3 | ((u >> (18 + 3 * x)) & 7) << 6;
-                boxes[3 * b + x] = POP9[cells as usize];
+            // Each three-bit mini-row replaced by its count, all nine at once:
+            // bits a + 2b + 4c, less (b + 2c), less c.
+            let counts = u - ((u >> 1) & 0o333_333_333) - ((u >> 2) & 0o111_111_111);
+            let mini = |k: usize| ((counts >> (3 * k)) & 7) as u8;
+            let rows = [0, 1, 2].map(|r| mini(3 * r) + mini(3 * r + 1) + mini(3 * r + 2));
+            let boxes = [0, 1, 2].map(|x| mini(x) + mini(3 + x) + mini(6 + x));
+            for (k, count) in in_band[b].iter_mut().enumerate() {
+                *count = rows[k / 3] + boxes[k % 3] - mini(k);
             }
         }
-        UnsolvedPeers { unsolved: *unsolved, rows, boxes, columns }
+        UnsolvedPeers { in_band, columns }
     }
 
     /// Unsolved cells in the row, column and box of position `p` of band `b`
     /// (the cell itself counted twice; all that matters is the order).
     fn of(&self, b: usize, p: usize) -> u32 {
-        let (row, col) = (p / 9, p % 9);
-        // The row and the box share a mini-row: count it once.
-        let shared = POP9[((self.unsolved[b] >> (9 * row + 3 * (col / 3))) & 7) as usize];
-        let in_band = u32::from(self.rows[3 * b + row] + self.boxes[3 * b + col / 3] - shared);
-        let in_column = ((self.columns >> (4 * col)) & 15) as u32;
-        in_band + in_column
+        let (mini_row, column) = POSITIONS[p];
+        u32::from(self.in_band[b][usize::from(mini_row)]) + ((self.columns >> (4 * column)) & 15) as u32
     }
 }
 
@@ -618,6 +624,31 @@ mod tests {
                 assert_eq!(kept, (ASSIGNMENTS[pattern] >> (3 * band)) & 7, "pattern {pattern:#o}, band {band}");
             }
             assert_eq!(STACK_FITS[pattern] & !STACK_GROUPS, 0, "pattern {pattern:#o} spills out of its stack");
+        }
+    }
+
+    /// The counts match a cell-by-cell count of the unsolved cells that share
+    /// the row or box (within the band) and the column (across the bands).
+    #[test]
+    fn unsolved_peers_count_row_box_and_column() {
+        let mut noise = 0x9E37_79B9_u32;
+        for _ in 0..2000 {
+            let unsolved = [0, 1, 2].map(|_| {
+                noise ^= noise << 13;
+                noise ^= noise >> 17;
+                noise ^= noise << 5;
+                noise & BAND
+            });
+            let peers = UnsolvedPeers::new(&unsolved, &[BAND; 3]);
+            for cell in 0..81 {
+                let (b, p) = (cell / 27, cell % 27);
+                let (row, col) = (cell / 9, cell % 9);
+                let open = |other: usize| unsolved[other / 27] & (1 << (other % 27)) != 0;
+                let row_or_box =
+                    (0..81).filter(|&o| o / 27 == b && (o / 9 == row || o % 9 / 3 == col / 3) && open(o)).count();
+                let column = (0..81).filter(|&o| o % 9 == col && open(o)).count();
+                assert_eq!(peers.of(b, p) as usize, row_or_box + column, "cell {cell}, unsolved {unsolved:x?}");
+            }
         }
     }
 }
