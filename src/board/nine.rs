@@ -445,15 +445,20 @@ impl Nine {
 
     /// The cell to branch on and its candidates, or `None` when complete.
     ///
-    /// On a board not yet propagated, a cell with no candidate or one comes
-    /// first. Otherwise: the cells with the fewest candidates (two, almost
-    /// always), and among those the one with the most unsolved cells in its
-    /// row, column and box, where a guess has the most to propagate to. On
-    /// the hardest datasets that choice makes a third fewer guesses than
-    /// taking the first such cell. With [`FIRST_PAIR`] empty cells or fewer,
-    /// the first such cell is taken: near the leaves the order matters
-    /// little and scoring costs more than it saves.
+    /// Called on propagated boards, where every empty cell has two
+    /// candidates or more (a cell with fewer, which only an unpropagated
+    /// board has, is returned if its band is counted). The cells with the
+    /// fewest candidates (two, almost always), and among those the one with
+    /// the most unsolved cells in its row, column and box, where a guess has
+    /// the most to propagate to. On the hardest datasets that choice makes a
+    /// third fewer guesses than taking the first such cell. With
+    /// [`FIRST_PAIR`] empty cells or fewer, the first such cell is taken:
+    /// near the leaves the order matters little and scoring costs more than
+    /// it saves.
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+        // Near the leaves the order matters little: the first cell with two
+        // candidates is taken, and the bands after it are not counted.
+        let near_leaves = self.empty_cells() <= FIRST_PAIR;
         // Cells with exactly two candidates, by band; counting to three is
         // cheap, and almost every propagated board has such a cell.
         let mut pairs = [0u32; 3];
@@ -475,10 +480,13 @@ impl Nine {
                 return Some((cell, self.candidate_bits(cell)));
             }
             *pair = unsolved & !threes;
+            if near_leaves && *pair != 0 {
+                let cell = 27 * b + pair.trailing_zeros() as usize;
+                return Some((cell, self.candidate_bits(cell)));
+            }
         }
         let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
-        if self.empty_cells() <= FIRST_PAIR {
-            // Near the leaves the order matters little: take the first.
+        if near_leaves {
             let b = fewest.iter().position(|&cells| cells != 0)?;
             let cell = 27 * b + fewest[b].trailing_zeros() as usize;
             return Some((cell, self.candidate_bits(cell)));
