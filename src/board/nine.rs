@@ -74,42 +74,33 @@ const ASSIGNMENTS: [u32; 512] = {
     table
 };
 
-/// [`ASSIGNMENTS`] for a band's mini-rows (row x box), spread to the cells
-/// of each mini-row kept: one lookup masks a digit's band.
-const PERMUTATIONS: [u32; 512] = {
+/// [`ASSIGNMENTS`] with each pair kept (line `pair / 3`, slot `pair % 3`)
+/// spread to `bits << (9 * line + stride * slot)`: nine bits per line, the
+/// slots `stride` apart.
+const fn spread_assignments(bits: u32, stride: usize) -> [u32; 512] {
     let mut table = [0; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut pair = 0;
         while pair < 9 {
             if ASSIGNMENTS[pattern] & (1 << pair) != 0 {
-                table[pattern] |= 7 << (9 * (pair / 3) + 3 * (pair % 3));
+                table[pattern] |= bits << (9 * (pair / 3) + stride * (pair % 3));
             }
             pair += 1;
         }
         pattern += 1;
     }
     table
-};
+}
+
+/// [`ASSIGNMENTS`] for a band's mini-rows (row x box), spread to the cells
+/// of each mini-row kept: one lookup masks a digit's band.
+const PERMUTATIONS: [u32; 512] = spread_assignments(7, 3);
 
 /// [`ASSIGNMENTS`] for a stack's mini-columns (band x column), with the
 /// columns a band keeps at bits `9 * band + column`: shifted to the stack,
 /// the entries of the three stacks add up to each band's columns.
-const STACK_FITS: [u32; 512] = {
-    let mut table = [0; 512];
-    let mut pattern = 0;
-    while pattern < 512 {
-        let mut pair = 0;
-        while pair < 9 {
-            if ASSIGNMENTS[pattern] & (1 << pair) != 0 {
-                table[pattern] |= 1 << (9 * (pair / 3) + pair % 3);
-            }
-            pair += 1;
-        }
-        pattern += 1;
-    }
-    table
-};
+const STACK_FITS: [u32; 512] = spread_assignments(1, 1);
 
 /// The three columns of the first stack in each of three bands' nine.
 const STACK_GROUPS: u32 = 7 | 7 << 9 | 7 << 18;
