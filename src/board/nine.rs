@@ -589,6 +589,14 @@ impl UnsolvedPeers {
 mod tests {
     use super::*;
 
+    /// A xorshift step: arbitrary masks, the same on every run.
+    fn next_noise(state: &mut u32) -> u32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        *state
+    }
+
     /// The multiplication gathers the same nine bits as shifting each band's
     /// three columns into place, whatever the other columns hold.
     #[test]
@@ -596,11 +604,8 @@ mod tests {
         let mut noise = 0x2545_F491_u32;
         for stack in 0..3 {
             for pattern in 0..512u32 {
-                // xorshift: the other columns take arbitrary values.
-                noise ^= noise << 13;
-                noise ^= noise >> 17;
-                noise ^= noise << 5;
-                let mut columns = noise & 0x7FF_FFFF;
+                // The other columns take arbitrary values.
+                let mut columns = next_noise(&mut noise) & 0x7FF_FFFF;
                 for band in 0..3 {
                     let shift = 9 * band + 3 * stack;
                     columns = columns & !(7 << shift) | ((pattern >> (3 * band)) & 7) << shift;
@@ -632,12 +637,7 @@ mod tests {
     fn unsolved_peers_count_row_box_and_column() {
         let mut noise = 0x9E37_79B9_u32;
         for _ in 0..2000 {
-            let unsolved = [0, 1, 2].map(|_| {
-                noise ^= noise << 13;
-                noise ^= noise >> 17;
-                noise ^= noise << 5;
-                noise & BAND
-            });
+            let unsolved = [0, 1, 2].map(|_| next_noise(&mut noise) & BAND);
             let peers = UnsolvedPeers::new(&unsolved, &[BAND; 3]);
             for cell in 0..81 {
                 let (b, p) = (cell / 27, cell % 27);
