@@ -114,15 +114,7 @@ impl ParseError {
     /// ```
     #[must_use]
     pub fn reason(&self) -> String {
-        let full = self.to_string();
-        let prefix = match self.position() {
-            Some((line, 1)) if matches!(self, ParseError::CellCount { .. } | ParseError::RowLength { .. }) => {
-                format!("line {line}: ")
-            }
-            Some((line, column)) => format!("line {line}, column {column}: "),
-            None => String::new(),
-        };
-        full.strip_prefix(&prefix).map_or(full.clone(), str::to_owned)
+        Reason(self).to_string()
     }
 
     /// The line and column the error points at, when it points at one.
@@ -147,12 +139,15 @@ fn sides() -> String {
         .join(", ")
 }
 
-impl fmt::Display for ParseError {
+/// A [`ParseError`]'s message without its position.
+struct Reason<'a>(&'a ParseError);
+
+impl fmt::Display for Reason<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
+        match *self.0 {
             ParseError::Empty => f.write_str("no puzzle found: the input is empty or all comments"),
-            ParseError::InvalidSymbol { ch, line, column, side } => {
-                write!(f, "line {line}, column {column}: {ch:?} is not a cell of ")?;
+            ParseError::InvalidSymbol { ch, side, .. } => {
+                write!(f, "{ch:?} is not a cell of ")?;
                 match side {
                     0 => f.write_str("a puzzle"),
                     1..=9 => write!(f, "a {side}x{side} board; use 1-{side} for digits and '.', '0' or '_' for empty"),
@@ -163,14 +158,14 @@ impl fmt::Display for ParseError {
                     ),
                 }
             }
-            ParseError::CellCount { found, line } => write!(
+            ParseError::CellCount { found, .. } => write!(
                 f,
-                "line {line}: a one-line puzzle has {found} cells, but it needs the square of a board side: one of {}",
+                "a one-line puzzle has {found} cells, but it needs the square of a board side: one of {}",
                 sides()
             ),
-            ParseError::RowLength { line, found, expected } => write!(
+            ParseError::RowLength { found, expected, .. } => write!(
                 f,
-                "line {line}: this row has {found} cells but the first row has {expected}; every row needs the same number"
+                "this row has {found} cells but the first row has {expected}; every row needs the same number"
             ),
             ParseError::RowCount { found, expected } => write!(
                 f,
@@ -184,19 +179,16 @@ impl fmt::Display for ParseError {
                 f,
                 "the board has boxes of {r}x{c} but {expected} was expected; check the shape or the separators"
             ),
-            ParseError::Matrix { expected, found, line, column } => match found {
-                Some(ch) => write!(f, "line {line}, column {column}: expected {expected} in the matrix, found {ch:?}"),
-                None => {
-                    write!(f, "line {line}, column {column}: expected {expected} in the matrix, found the end of input")
-                }
+            ParseError::Matrix { expected, found, .. } => match found {
+                Some(ch) => write!(f, "expected {expected} in the matrix, found {ch:?}"),
+                None => write!(f, "expected {expected} in the matrix, found the end of input"),
             },
-            ParseError::ValueOutOfRange { value, side, line, column } => write!(
+            ParseError::ValueOutOfRange { value, side, .. } => {
+                write!(f, "{value} is out of range; use 1 to {side} for digits and 0 or null for empty")
+            }
+            ParseError::Repeated { digit, region, first: (r1, c1), second: (r2, c2), .. } => write!(
                 f,
-                "line {line}, column {column}: {value} is out of range; use 1 to {side} for digits and 0 or null for empty"
-            ),
-            ParseError::Repeated { digit, region, first: (r1, c1), second: (r2, c2), line, column } => write!(
-                f,
-                "line {line}, column {column}: {} at row {r2}, column {c2} repeats the {} at row {r1}, column {c1} in the same {region}",
+                "{} at row {r2}, column {c2} repeats the {} at row {r1}, column {c1} in the same {region}",
                 symbol(digit),
                 symbol(digit)
             ),
@@ -204,6 +196,20 @@ impl fmt::Display for ParseError {
                 write!(f, "hexadecimal symbols 0-F need a 16x16 board, but this one has side {side}")
             }
         }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The position first, as a line alone for errors about a whole line.
+        match (self, self.position()) {
+            (ParseError::CellCount { .. } | ParseError::RowLength { .. }, Some((line, _))) => {
+                write!(f, "line {line}: ")?;
+            }
+            (_, Some((line, column))) => write!(f, "line {line}, column {column}: ")?,
+            (_, None) => {}
+        }
+        Reason(self).fmt(f)
     }
 }
 
