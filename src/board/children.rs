@@ -27,8 +27,13 @@ pub struct Children {
 }
 
 impl Children {
+    /// No children at all: a leaf.
+    pub(crate) fn leaf() -> Children {
+        Children { parent: None, branch: None, remaining: 0 }
+    }
+
     pub(crate) fn new(parent: &Board) -> Children {
-        let none = Children { parent: None, branch: None, remaining: 0 };
+        let none = Children::leaf();
         if parent.is_complete() {
             return none;
         }

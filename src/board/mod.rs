@@ -325,7 +325,7 @@ impl Board {
     /// the second solution is found.
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
-        self.solutions().take(limit).count()
+        solutions::count(self, limit)
     }
 
     /// Whether the board has exactly one solution.
@@ -337,6 +337,24 @@ impl Board {
     /// Whether propagation has nothing left to do on this board.
     pub(crate) fn is_settled(&self) -> bool {
         dispatch!(&self.engine, e => e.is_settled())
+    }
+
+    /// Whether the engine counts this board's completions itself
+    /// ([`Board::count_completions`]) rather than leaving them to the search.
+    pub(crate) fn counts_directly(&self) -> bool {
+        match &self.engine {
+            Engine::Nine(e) => e.counts_directly(),
+            Engine::General(_) => false,
+        }
+    }
+
+    /// The number of completions of a board that [`Board::counts_directly`],
+    /// counting no further than `limit` (at least 1).
+    pub(crate) fn count_completions(&self, limit: usize) -> usize {
+        match &self.engine {
+            Engine::Nine(e) => e.count_completions(limit),
+            Engine::General(_) => unreachable!("only the 9x9 engine counts directly"),
+        }
     }
 
     /// Propagates in place.

@@ -23,6 +23,10 @@
 
 use super::{Contradiction, EMPTY, SYMBOLS};
 
+mod residual;
+
+use residual::Residual;
+
 /// The nine bits of one row of a band.
 const ROW: u32 = 0x1FF;
 /// All 27 cells of a band.
@@ -164,6 +168,10 @@ const FIRST_PAIR: usize = 30;
 /// instructions there.
 const NO_STACKS: usize = 20;
 
+/// At most this many empty cells, a propagated board's completions are
+/// counted cell by cell ([`Residual`]) rather than by search.
+const DIRECT_COUNT: usize = 32;
+
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {
     cols | cols << 9 | cols << 18
@@ -221,6 +229,21 @@ impl Nine {
         // instruction at the baseline target, each is a dozen instructions.
         let [first, second, third] = self.unsolved;
         ((u64::from(first) | u64::from(second) << 27).count_ones() + third.count_ones()) as usize
+    }
+
+    /// Whether [`Nine::count_completions`] takes this board: a propagated
+    /// one with few empty cells.
+    pub(crate) fn counts_directly(&self) -> bool {
+        self.settled && self.empty_cells() <= DIRECT_COUNT
+    }
+
+    /// The number of completions of a board that [`Nine::counts_directly`],
+    /// counting no further than `limit` (at least 1).
+    pub(crate) fn count_completions(&self, limit: usize) -> usize {
+        if self.is_complete() {
+            return 1;
+        }
+        Residual::new(&self.cand, &self.unsolved).count(limit)
     }
 
     /// Writes a given into an empty cell and removes its digit from the

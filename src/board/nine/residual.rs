@@ -1,0 +1,168 @@
+//! Counting the completions of a nearly solved 9x9 board cell by cell.
+//!
+//! With few empty cells left, the band machinery costs more than the
+//! problem: a board with a dozen empty cells is a small constraint problem
+//! over those cells alone. Every solved cell's digit is already gone from
+//! the candidates of its peers, so a completion is exactly a choice of one
+//! candidate per empty cell with no two empty peers alike. [`Residual`]
+//! counts those choices with naked singles and backtracking, keeping one
+//! 16-bit candidate mask per empty cell and, for each, the mask of its empty
+//! peers; nothing is written back to a board.
+
+/// At most this many empty cells, a board's completions are counted
+/// directly. The masks over the empty cells are `u64`.
+pub(super) const MAX_CELLS: usize = 64;
+
+/// A set of empty cells, by their index among the empty cells.
+type Cells = u64;
+
+/// The box of each cell.
+const BOX_OF: [u8; 81] = {
+    let mut table = [0; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        #[expect(clippy::cast_possible_truncation, reason = "below 9")]
+        {
+            table[cell] = (cell / 27 * 3 + cell % 9 / 3) as u8;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// The empty cells of a board as a constraint problem of their own.
+pub(super) struct Residual {
+    /// The candidates of each empty cell, bit `d` for digit `d + 1`.
+    candidates: [u16; MAX_CELLS],
+    /// For each empty cell, the other empty cells in its row, column or box.
+    peers: [Cells; MAX_CELLS],
+    /// All the empty cells.
+    cells: Cells,
+}
+
+impl Residual {
+    /// The problem over the empty cells of `unsolved` (by band) whose
+    /// candidates `cand` holds by digit and band, as [`super::Nine`] keeps
+    /// them. At most [`MAX_CELLS`] cells may be empty.
+    pub(super) fn new(cand: &[u32; 27], unsolved: &[u32; 3]) -> Residual {
+        let mut index = [0u8; 81];
+        let mut units = [0 as Cells; 27];
+        let mut cells = 0;
+        let mut count = 0;
+        let mut position = [0u8; MAX_CELLS];
+        for (b, &open) in unsolved.iter().enumerate() {
+            let mut open = open;
+            while open != 0 {
+                let cell = 27 * b + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let bit: Cells = 1 << count;
+                units[cell / 9] |= bit;
+                units[9 + cell % 9] |= bit;
+                units[18 + usize::from(BOX_OF[cell])] |= bit;
+                #[expect(clippy::cast_possible_truncation, reason = "below 81 and 64")]
+                {
+                    index[cell] = count as u8;
+                    position[count] = cell as u8;
+                }
+                cells |= bit;
+                count += 1;
+            }
+        }
+        let mut candidates = [0u16; MAX_CELLS];
+        for (b, &open) in unsolved.iter().enumerate() {
+            if open == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let mut at = cand[3 * d + b] & open;
+                while at != 0 {
+                    let cell = 27 * b + at.trailing_zeros() as usize;
+                    at &= at - 1;
+                    candidates[usize::from(index[cell])] |= 1 << d;
+                }
+            }
+        }
+        let mut peers = [0 as Cells; MAX_CELLS];
+        for (k, peer) in peers.iter_mut().enumerate().take(count) {
+            let cell = usize::from(position[k]);
+            *peer = (units[cell / 9] | units[9 + cell % 9] | units[18 + usize::from(BOX_OF[cell])]) & !(1 << k);
+        }
+        Residual { candidates, peers, cells }
+    }
+
+    /// The number of completions, counting no further than `limit` (at
+    /// least 1).
+    pub(super) fn count(&self, limit: usize) -> usize {
+        // Cells with one candidate (or none) are placed first.
+        let mut forced: Cells = 0;
+        let mut cells = self.cells;
+        while cells != 0 {
+            let k = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            if self.candidates[k] & self.candidates[k].wrapping_sub(1) == 0 {
+                forced |= 1 << k;
+            }
+        }
+        let mut candidates = self.candidates;
+        self.search(&mut candidates, self.cells, forced, limit)
+    }
+
+    /// Places the `forced` cells, then branches on an open cell with the
+    /// fewest candidates. Recursion depth is at most one per empty cell.
+    fn search(&self, candidates: &mut [u16; MAX_CELLS], mut open: Cells, mut forced: Cells, limit: usize) -> usize {
+        while forced != 0 {
+            let k = forced.trailing_zeros() as usize;
+            forced &= forced - 1;
+            let digit = candidates[k];
+            if digit == 0 {
+                return 0;
+            }
+            open &= !(1 << k);
+            let mut peers = self.peers[k] & open;
+            while peers != 0 {
+                let j = peers.trailing_zeros() as usize;
+                peers &= peers - 1;
+                let left = candidates[j] & !digit;
+                candidates[j] = left;
+                if left & left.wrapping_sub(1) == 0 {
+                    forced |= 1 << j;
+                }
+            }
+        }
+        if open == 0 {
+            return 1;
+        }
+        let k = fewest(candidates, open);
+        let mut choices = candidates[k];
+        let mut total = 0;
+        while choices != 0 {
+            let digit = choices & choices.wrapping_neg();
+            choices ^= digit;
+            let mut branch = *candidates;
+            branch[k] = digit;
+            total += self.search(&mut branch, open, 1 << k, limit - total);
+            if total >= limit {
+                break;
+            }
+        }
+        total
+    }
+}
+
+/// The open cell with the fewest candidates, the first with two if any.
+fn fewest(candidates: &[u16; MAX_CELLS], open: Cells) -> usize {
+    let mut best = (open.trailing_zeros() as usize, u32::MAX);
+    let mut open = open;
+    while open != 0 {
+        let k = open.trailing_zeros() as usize;
+        open &= open - 1;
+        let n = candidates[k].count_ones();
+        if n < best.1 {
+            best = (k, n);
+            if n == 2 {
+                break;
+            }
+        }
+    }
+    best.0
+}
