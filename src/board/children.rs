@@ -27,14 +27,14 @@ pub struct Children {
 }
 
 impl Children {
-    /// No children at all: a leaf.
-    pub(crate) fn leaf() -> Children {
-        Children { parent: None, branch: None, remaining: 0 }
-    }
-
-    pub(crate) fn new(parent: &Board) -> Children {
-        let none = Children::leaf();
-        if parent.is_complete() {
+    /// The children of `parent`; none at all when `counting` and the engine
+    /// counts the parent's completions itself ([`Board::counts_directly`]).
+    /// One constructor with a flag rather than two paths that meet: a
+    /// choice between two whole iterators made the counting walk copy them
+    /// field by field (11+ 20% slower).
+    pub(crate) fn new(parent: &Board, counting: bool) -> Children {
+        let none = Children { parent: None, branch: None, remaining: 0 };
+        if parent.is_complete() || (counting && parent.counts_directly()) {
             return none;
         }
         let mut parent = parent.clone();

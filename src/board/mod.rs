@@ -296,7 +296,7 @@ impl Board {
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     pub fn children(&self) -> Children {
-        Children::new(self)
+        Children::new(self, false)
     }
 
     /// Every solution, lazily, in depth-first order: the depth-first search

@@ -239,6 +239,7 @@ impl Nine {
 
     /// The number of completions of a board that [`Nine::counts_directly`],
     /// counting no further than `limit` (at least 1).
+    #[inline(never)]
     pub(crate) fn count_completions(&self, limit: usize) -> usize {
         if self.is_complete() {
             return 1;

@@ -10,23 +10,18 @@ use crate::search::{Dfs, Search, Stack, Successors};
 /// directly rather than through a function pointer: the call is inlined and
 /// each child iterator is built where the stack keeps it (enumeration: 14 to
 /// 9 board copies per solution, 8% faster).
+///
+/// When `counting`, a board whose completions the engine counts itself
+/// ([`Board::counts_directly`]) is a leaf. Both walks share this one type
+/// and so one compiled search.
 #[derive(Clone, Copy, Debug)]
-struct BoardChildren;
+struct BoardChildren {
+    counting: bool,
+}
 
 impl Successors<Board, Children> for BoardChildren {
     fn successors(&mut self, board: &Board) -> Children {
-        board.children()
-    }
-}
-
-/// The successors of the counting walk: [`Board::children`], except that a
-/// board whose completions the engine counts itself is a leaf.
-#[derive(Clone, Copy, Debug)]
-struct CountingChildren;
-
-impl Successors<Board, Children> for CountingChildren {
-    fn successors(&mut self, board: &Board) -> Children {
-        if board.counts_directly() { Children::leaf() } else { board.children() }
+        Children::new(board, self.counting)
     }
 }
 
@@ -38,7 +33,7 @@ pub(crate) fn count(board: &Board, limit: usize) -> usize {
     if limit == 0 {
         return count;
     }
-    for node in Search::new(board.clone(), CountingChildren, Stack::new()) {
+    for node in Search::new(board.clone(), BoardChildren { counting: true }, Stack::new()) {
         count += if node.counts_directly() {
             node.count_completions(limit - count)
         } else {
@@ -66,7 +61,7 @@ impl Solutions {
     /// [`search::dfs`](crate::search::dfs) is exactly this `Search` over a
     /// `Stack`, with a closure in place of [`BoardChildren`].
     pub(crate) fn new(board: Board) -> Solutions {
-        Solutions { search: Search::new(board, BoardChildren, Stack::new()) }
+        Solutions { search: Search::new(board, BoardChildren { counting: false }, Stack::new()) }
     }
 }
 
