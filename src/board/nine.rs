@@ -193,11 +193,16 @@ pub(crate) struct Nine {
     /// Whether no inference is pending: true for boards that came out of
     /// propagation, false for parsed and placed ones.
     settled: bool,
+    /// The empty cells when propagation last finished: kept for the
+    /// questions asked of every settled board (whether to score the branch,
+    /// whether to count directly), as counting costs a dozen instructions
+    /// per band without a population-count instruction.
+    settled_empty: u8,
 }
 
 impl Nine {
     pub(crate) fn empty() -> Nine {
-        Nine { text: [EMPTY; 81], cand: [BAND; 27], unsolved: [BAND; 3], settled: false }
+        Nine { text: [EMPTY; 81], cand: [BAND; 27], unsolved: [BAND; 3], settled: false, settled_empty: 81 }
     }
 
     pub(crate) fn text(&self) -> &[u8] {
@@ -234,11 +239,12 @@ impl Nine {
     /// Whether [`Nine::count_completions`] takes this board: a propagated
     /// one with few empty cells.
     pub(crate) fn counts_directly(&self) -> bool {
-        self.settled && self.empty_cells() <= DIRECT_COUNT
+        self.settled && usize::from(self.settled_empty) <= DIRECT_COUNT
     }
 
     /// The number of completions of a board that [`Nine::counts_directly`],
     /// counting no further than `limit` (at least 1).
+    // Out of line: it runs once per counted board, off the walk's hot loop.
     #[inline(never)]
     pub(crate) fn count_completions(&self, limit: usize) -> usize {
         if self.is_complete() {
@@ -281,15 +287,24 @@ impl Nine {
         self.cand[i] &= !BAND_PEERS[p];
         let pending = if self.settled { 0 } else { ALL_PAIRS };
         self.propagate(pending | 1 << i)?;
-        self.settled = true;
+        self.settle_here();
         Ok(())
     }
 
     /// Propagates everything pending on the board.
     pub(crate) fn propagate_all(&mut self) -> Result<(), Contradiction> {
         self.propagate(ALL_PAIRS)?;
-        self.settled = true;
+        self.settle_here();
         Ok(())
+    }
+
+    /// Marks the board propagated, noting its empty cells.
+    fn settle_here(&mut self) {
+        self.settled = true;
+        #[expect(clippy::cast_possible_truncation, reason = "81 at most")]
+        {
+            self.settled_empty = self.empty_cells() as u8;
+        }
     }
 
     /// Runs the band inferences on every dirty digit-band pair, then naked
@@ -461,7 +476,7 @@ impl Nine {
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
         // Near the leaves the order matters little: the first cell with two
         // candidates is taken, and the bands after it are not counted.
-        let near_leaves = self.empty_cells() <= FIRST_PAIR;
+        let near_leaves = usize::from(self.settled_empty) <= FIRST_PAIR;
         // Cells with exactly two candidates, by band; counting to three is
         // cheap, and almost every propagated board has such a cell.
         let mut pairs = [0u32; 3];

@@ -33,7 +33,11 @@ pub(crate) fn count(board: &Board, limit: usize) -> usize {
     if limit == 0 {
         return count;
     }
-    for node in Search::new(board.clone(), BoardChildren { counting: true }, Stack::new()) {
+    let mut search = Search::new(board.clone(), BoardChildren { counting: true }, Stack::new());
+    loop {
+        // Looked at where it is returned, not moved out: a copy per node shows.
+        let next = search.next();
+        let Some(node) = &next else { break };
         count += if node.counts_directly() {
             node.count_completions(limit - count)
         } else {
