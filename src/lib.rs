@@ -11,7 +11,8 @@
 //!   lazy iterator of child boards, so a board plugs straight into
 //!   [`search`]; [`Board::solutions`], [`Board::solve`],
 //!   [`Board::count_solutions`] and [`Board::is_unique`] are combinators over
-//!   that search.
+//!   that search (counting stops short of building the last few cells of
+//!   each branch).
 //!
 //! This follows a Scala design in which `Board(game: String)` has
 //! `next: Stream[Board]` and `solve = steps(game).filter(_.isDone).head`.

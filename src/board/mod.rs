@@ -323,6 +323,23 @@ impl Board {
     ///
     /// `count_solutions(2)` tells none, one, or several; it stops as soon as
     /// the second solution is found.
+    ///
+    /// The count is `solutions().take(limit).count()`, found faster: the
+    /// same depth-first search, except that a propagated 9x9 board with few
+    /// empty cells (32 or fewer) has its completions counted on those cells
+    /// alone rather than built as boards. Counting all 1,039,784 solutions
+    /// of the bundled `million.txt` puzzle runs about three times as fast as
+    /// enumerating them (8.6 against 2.7 to 3.0 million a second).
+    ///
+    /// ```
+    /// use lazydoku::Board;
+    ///
+    /// // Norvig's "hard1", which has many solutions.
+    /// let board: Board = ".....6....59.....82....8....45........3........6..3.54...325..6..................".parse()?;
+    /// assert_eq!(board.count_solutions(1_000), 1_000);
+    /// assert_eq!(board.count_solutions(1_000), board.solutions().take(1_000).count());
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
         solutions::count(self, limit)
