@@ -171,6 +171,7 @@ const NO_STACKS: usize = 20;
 /// At most this many empty cells, a propagated board's completions are
 /// counted cell by cell ([`Residual`]) rather than by search.
 const DIRECT_COUNT: usize = 32;
+const _: () = assert!(DIRECT_COUNT <= residual::MAX_CELLS, "the direct count's masks hold every empty cell");
 
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {

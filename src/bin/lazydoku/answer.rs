@@ -105,7 +105,7 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
             None => (Status::NoSolution, json_or(settings, line, "none", &[], "no solution".to_owned())),
         }),
         Task::Count(limit) => {
-            let n = count_up_to(&mut found, limit)?;
+            let n = count_up_to(&board, settings.order, &mut found, limit)?;
             let status = if n == 0 { Status::NoSolution } else { Status::Found };
             Ok((
                 status,
@@ -119,7 +119,7 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
             ))
         }
         Task::Check => {
-            let n = count_up_to(&mut found, 2)?;
+            let n = count_up_to(&board, settings.order, &mut found, 2)?;
             let verdict = ["none", "unique", "multiple"][n];
             let status = if n == 0 { Status::NoSolution } else { Status::Found };
             Ok((status, json_or(settings, line, verdict, &[], verdict.to_owned())))
@@ -154,7 +154,17 @@ pub fn answer(settings: &Settings, record: &Record) -> Outcome {
 }
 
 /// How many solutions there are, up to `limit`, or why the search stopped.
-fn count_up_to(found: &mut impl Iterator<Item = Result<Board, String>>, limit: usize) -> Result<usize, String> {
+/// Depth-first, the library counts without building the last cells of each
+/// branch ([`Board::count_solutions`]); the other orders count what they find.
+fn count_up_to(
+    board: &Board,
+    order: Order,
+    found: &mut impl Iterator<Item = Result<Board, String>>,
+    limit: usize,
+) -> Result<usize, String> {
+    if order == Order::Dfs {
+        return Ok(board.count_solutions(limit));
+    }
     found.take(limit).try_fold(0, |n, solution| solution.map(|_| n + 1))
 }
 

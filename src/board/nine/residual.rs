@@ -1,8 +1,8 @@
 //! Counting the completions of a nearly solved 9x9 board cell by cell.
 //!
 //! With few empty cells left, the band machinery costs more than the
-//! problem: a board with a dozen empty cells is a small constraint problem
-//! over those cells alone. Every solved cell's digit is already gone from
+//! problem: a board with a few dozen empty cells is a small constraint
+//! problem over those cells alone. Every solved cell's digit is already gone from
 //! the candidates of its peers, so a completion is exactly a choice of one
 //! candidate per empty cell with no two empty peers alike. [`Residual`]
 //! counts those choices with naked singles and backtracking, keeping one
