@@ -168,10 +168,8 @@ const FIRST_PAIR: usize = 30;
 /// instructions there.
 const NO_STACKS: usize = 20;
 
-/// At most this many empty cells, a propagated board's completions are
-/// counted cell by cell ([`Residual`]) rather than by search.
-const DIRECT_COUNT: usize = 32;
-const _: () = assert!(DIRECT_COUNT <= residual::MAX_CELLS, "the direct count's masks hold every empty cell");
+/// The most empty cells a board may have for [`Nine::count_completions`].
+pub(crate) const MAX_DIRECT: usize = residual::MAX_CELLS;
 
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {
@@ -238,9 +236,9 @@ impl Nine {
     }
 
     /// Whether [`Nine::count_completions`] takes this board: a propagated
-    /// one with few empty cells.
-    pub(crate) fn counts_directly(&self) -> bool {
-        self.settled && usize::from(self.settled_empty) <= DIRECT_COUNT
+    /// one with at most `threshold` empty cells.
+    pub(crate) fn counts_directly(&self, threshold: usize) -> bool {
+        self.settled && usize::from(self.settled_empty) <= threshold.min(MAX_DIRECT)
     }
 
     /// The number of completions of a board that [`Nine::counts_directly`],
