@@ -6,12 +6,14 @@
 //! the candidates of its peers, so a completion is exactly a choice of one
 //! candidate per empty cell with no two empty peers alike. [`Residual`]
 //! counts those choices with naked singles and backtracking, keeping one
-//! 16-bit candidate mask per empty cell and, for each, the mask of its empty
-//! peers; nothing is written back to a board.
+//! 16-bit candidate mask per empty cell, the mask of each cell's empty
+//! peers, and for each digit the mask of the cells that still have it (so
+//! that placing a digit touches only the peers that lose it); nothing is
+//! written back to a board.
 
 /// At most this many empty cells, a board's completions are counted
 /// directly. The masks over the empty cells are `u64`.
-pub(super) const MAX_CELLS: usize = 64;
+pub(super) const MAX_CELLS: usize = 48;
 
 /// A set of empty cells, by their index among the empty cells.
 type Cells = u64;
@@ -36,6 +38,8 @@ pub(super) struct Residual {
     candidates: [u16; MAX_CELLS],
     /// For each empty cell, the other empty cells in its row, column or box.
     peers: [Cells; MAX_CELLS],
+    /// For each digit, the empty cells that have it as a candidate.
+    holders: [Cells; 9],
     /// All the empty cells.
     cells: Cells,
 }
@@ -69,6 +73,7 @@ impl Residual {
             }
         }
         let mut candidates = [0u16; MAX_CELLS];
+        let mut holders = [0 as Cells; 9];
         for (b, &open) in unsolved.iter().enumerate() {
             if open == 0 {
                 continue;
@@ -78,7 +83,9 @@ impl Residual {
                 while at != 0 {
                     let cell = 27 * b + at.trailing_zeros() as usize;
                     at &= at - 1;
-                    candidates[usize::from(index[cell])] |= 1 << d;
+                    let k = usize::from(index[cell]);
+                    candidates[k] |= 1 << d;
+                    holders[d] |= 1 << k;
                 }
             }
         }
@@ -87,7 +94,7 @@ impl Residual {
             let cell = usize::from(position[k]);
             *peer = (units[cell / 9] | units[9 + cell % 9] | units[18 + usize::from(BOX_OF[cell])]) & !(1 << k);
         }
-        Residual { candidates, peers, cells }
+        Residual { candidates, peers, holders, cells }
     }
 
     /// The number of completions, counting no further than `limit` (at
@@ -103,13 +110,22 @@ impl Residual {
                 forced |= 1 << k;
             }
         }
-        let mut candidates = self.candidates;
-        self.search(&mut candidates, self.cells, forced, limit)
+        let (mut candidates, mut holders) = (self.candidates, self.holders);
+        self.search(&mut candidates, &mut holders, self.cells, forced, limit)
     }
 
     /// Places the `forced` cells, then branches on an open cell with the
-    /// fewest candidates. Recursion depth is at most one per empty cell.
-    fn search(&self, candidates: &mut [u16; MAX_CELLS], mut open: Cells, mut forced: Cells, limit: usize) -> usize {
+    /// fewest candidates. `holders` may still list, for other digits, cells
+    /// narrowed to one candidate; only open cells are looked at. Recursion
+    /// depth is at most one per empty cell.
+    fn search(
+        &self,
+        candidates: &mut [u16; MAX_CELLS],
+        holders: &mut [Cells; 9],
+        mut open: Cells,
+        mut forced: Cells,
+        limit: usize,
+    ) -> usize {
         while forced != 0 {
             let k = forced.trailing_zeros() as usize;
             forced &= forced - 1;
@@ -118,10 +134,13 @@ impl Residual {
                 return 0;
             }
             open &= !(1 << k);
-            let mut peers = self.peers[k] & open;
-            while peers != 0 {
-                let j = peers.trailing_zeros() as usize;
-                peers &= peers - 1;
+            // Only the open peers that still have the digit change.
+            let d = digit.trailing_zeros() as usize;
+            let mut hit = self.peers[k] & open & holders[d];
+            holders[d] &= !hit;
+            while hit != 0 {
+                let j = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
                 let left = candidates[j] & !digit;
                 candidates[j] = left;
                 if left & left.wrapping_sub(1) == 0 {
@@ -138,9 +157,9 @@ impl Residual {
         while choices != 0 {
             let digit = choices & choices.wrapping_neg();
             choices ^= digit;
-            let mut branch = *candidates;
+            let (mut branch, mut branch_holders) = (*candidates, *holders);
             branch[k] = digit;
-            total += self.search(&mut branch, open, 1 << k, limit - total);
+            total += self.search(&mut branch, &mut branch_holders, open, 1 << k, limit - total);
             if total >= limit {
                 break;
             }
