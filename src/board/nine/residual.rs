@@ -100,18 +100,10 @@ impl Residual {
     /// The number of completions, counting no further than `limit` (at
     /// least 1).
     pub(super) fn count(&self, limit: usize) -> usize {
-        // Cells with one candidate (or none) are placed first.
-        let mut forced: Cells = 0;
-        let mut cells = self.cells;
-        while cells != 0 {
-            let k = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            if self.candidates[k] & self.candidates[k].wrapping_sub(1) == 0 {
-                forced |= 1 << k;
-            }
-        }
+        // A propagated board has no cell with one candidate or none; were
+        // there one, the branch would take it first (one choice, or none).
         let (mut candidates, mut holders) = (self.candidates, self.holders);
-        self.search(&mut candidates, &mut holders, self.cells, forced, limit)
+        self.search(&mut candidates, &mut holders, self.cells, 0, limit)
     }
 
     /// Places the `forced` cells, then branches on an open cell with the
