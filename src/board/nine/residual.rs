@@ -160,19 +160,26 @@ impl Residual {
     }
 }
 
-/// The open cell with the fewest candidates, the first with two if any.
+/// The open cell with the fewest candidates: the first with two or fewer
+/// if any, found without counting.
 fn fewest(candidates: &[u16; MAX_CELLS], open: Cells) -> usize {
+    let mut rest = open;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let beyond_first = candidates[k] & candidates[k].wrapping_sub(1);
+        if beyond_first & beyond_first.wrapping_sub(1) == 0 {
+            return k;
+        }
+    }
     let mut best = (open.trailing_zeros() as usize, u32::MAX);
-    let mut open = open;
-    while open != 0 {
-        let k = open.trailing_zeros() as usize;
-        open &= open - 1;
+    let mut rest = open;
+    while rest != 0 {
+        let k = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         let n = candidates[k].count_ones();
         if n < best.1 {
             best = (k, n);
-            if n == 2 {
-                break;
-            }
         }
     }
     best.0
