@@ -108,6 +108,14 @@ proptest! {
         let listed = board.solutions().take(limit).count();
         prop_assert_eq!(board.count_solutions(limit), listed, "{}", text);
         if listed < limit {
+            // All of them: counted before the search starts, and one by one
+            // after the first.
+            prop_assert_eq!(board.solutions().count(), listed, "{}", text);
+            let mut started = board.solutions();
+            let first = started.next();
+            prop_assert_eq!(usize::from(first.is_some()) + started.count(), listed, "{}", text);
+        }
+        if listed < limit {
             let by_child: usize = board.children().map(|c| c.count_solutions(usize::MAX)).sum();
             prop_assert_eq!(by_child, listed, "{}", text);
         }

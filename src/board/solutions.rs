@@ -114,6 +114,16 @@ impl Iterator for Solutions {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, self.search.size_hint().1)
     }
+
+    /// Before the first solution is taken, [`Board::count_solutions`]: the
+    /// same number, without building the last cells of each branch as
+    /// boards. Once the search has begun, the solutions left, one by one.
+    fn count(self) -> usize {
+        match self.search.unvisited_root() {
+            Some(root) => count(root, usize::MAX),
+            None => self.fold(0, |n, _| n + 1),
+        }
+    }
 }
 
 impl FusedIterator for Solutions {}

@@ -94,6 +94,11 @@ where
     pub fn frontier(&self) -> &F {
         &self.frontier
     }
+
+    /// The root, while it has not been yielded: nothing has been visited.
+    pub(crate) fn unvisited_root(&self) -> Option<&N> {
+        self.root.as_ref()
+    }
 }
 
 impl<N, IN, S, F> Iterator for Search<N, IN, S, F>
