@@ -35,8 +35,9 @@ fn load(name: &str) -> Vec<String> {
         .collect()
 }
 
-/// Guesses made while counting to 2: children built at a branch cell with
-/// two or more candidates.
+/// Guesses made by the depth-first search of `solutions()` up to the second
+/// solution: children built at a branch cell with two or more candidates.
+/// (`count_solutions` builds fewer, counting the last cells directly.)
 fn guesses(board: &Board) -> u64 {
     let mut guesses = 0u64;
     let count = search::dfs(board.clone(), |b: &Board| {

@@ -60,7 +60,9 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
     Ok(all_read)
 }
 
-/// Children built at a branch with two or more candidates, counting to 2.
+/// Children built at a branch with two or more candidates by the depth-first
+/// search of `solutions()` up to the second solution (`count_solutions`,
+/// which is what is timed, builds fewer: it counts the last cells directly).
 fn guesses(board: &Board) -> usize {
     let mut guesses = 0;
     search::dfs(board.clone(), |b: &Board| {
