@@ -24,6 +24,14 @@ pub(crate) struct General {
 }
 
 impl General {
+    /// Its own size and its cells' memory on the heap, when they are there.
+    pub(crate) fn size_in_bytes(&self) -> usize {
+        let heap = |spilled: bool, bytes: usize| if spilled { bytes } else { 0 };
+        size_of::<General>()
+            + heap(self.text.spilled(), self.text.capacity())
+            + heap(self.cands.spilled(), self.cands.capacity() * size_of::<u32>())
+    }
+
     pub(crate) fn empty(shape: Shape) -> General {
         let geometry = shape.geometry();
         General {

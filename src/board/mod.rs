@@ -14,6 +14,8 @@ use std::hash::{Hash, Hasher};
 use general::General;
 use nine::Nine;
 
+use crate::search::{Budget, Exhausted, Meter};
+
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub use conflict::Conflict;
@@ -344,7 +346,54 @@ impl Board {
     /// ```
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
-        solutions::count(self, limit)
+        solutions::count(self, limit, &mut Meter::new(Budget::UNLIMITED))
+    }
+
+    /// [`Board::count_solutions`], stopping once `budget` is spent: the
+    /// count so far, and why it stopped short if it did (then there may be
+    /// more solutions than counted). Each board the search visits is one
+    /// node of the budget; a node budget stops at the same point on every
+    /// machine.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use lazydoku::search::Budget;
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// let empty = Board::empty(Shape::new(2, 2));
+    /// assert_eq!(empty.count_solutions_within(1_000, Budget::nodes(1_000_000)), (288, None));
+    ///
+    /// let (counted, stopped) = empty.count_solutions_within(1_000, Budget::nodes(10));
+    /// assert!(counted < 288);
+    /// assert_eq!(stopped.map(|e| e.nodes()), Some(10));
+    ///
+    /// let in_time = Board::empty(Shape::NINE).count_solutions_within(5, Budget::time(Duration::from_secs(60)));
+    /// assert_eq!(in_time, (5, None));
+    /// ```
+    #[must_use]
+    pub fn count_solutions_within(&self, limit: usize, budget: Budget) -> (usize, Option<Exhausted>) {
+        let mut meter = Meter::new(budget);
+        let count = solutions::count(self, limit, &mut meter);
+        (count, meter.exhausted())
+    }
+
+    /// The memory this board holds, in bytes: its own size and what it keeps
+    /// on the heap. A frontier of boards (breadth- or best-first) holds
+    /// about this much per board, which is how to bound it in bytes.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// assert_eq!(Board::empty(Shape::NINE).size_in_bytes(), size_of::<Board>());
+    /// assert!(Board::empty(Shape::new(5, 5)).size_in_bytes() > 625 * 5);
+    /// ```
+    #[must_use]
+    pub fn size_in_bytes(&self) -> usize {
+        size_of::<Board>()
+            + match &self.engine {
+                Engine::Nine(_) => 0,
+                Engine::General(general) => general.size_in_bytes(),
+            }
     }
 
     /// Whether the board has exactly one solution.

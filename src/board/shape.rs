@@ -54,8 +54,10 @@ impl Shape {
     /// below 2 or the side `box_rows * box_cols` is above 25.
     #[must_use]
     pub const fn try_new(box_rows: usize, box_cols: usize) -> Option<Shape> {
-        if box_rows < 2 || box_cols < 2 || box_rows * box_cols > MAX_SIDE {
-            return None;
+        // Checked: a product that overflows is no supported side either.
+        match box_rows.checked_mul(box_cols) {
+            Some(side) if box_rows >= 2 && box_cols >= 2 && side <= MAX_SIDE => {}
+            _ => return None,
         }
         #[expect(clippy::cast_possible_truncation, reason = "both are at most 12 here")]
         Some(Shape { box_rows: box_rows as u8, box_cols: box_cols as u8, diagonals: false })
@@ -66,6 +68,10 @@ impl Shape {
     /// (6 is 2x3, 12 is 3x4). `None` for a side that has no such factors.
     #[must_use]
     pub const fn from_side(side: usize) -> Option<Shape> {
+        // Also keeps `rows * rows` below from overflowing on huge sides.
+        if side > MAX_SIDE {
+            return None;
+        }
         let mut rows = 1;
         let mut best = None;
         while rows * rows <= side {

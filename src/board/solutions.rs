@@ -5,7 +5,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 
 use super::{Board, Children};
-use crate::search::{Dfs, Search, Stack, Successors};
+use crate::search::{Budget, Dfs, Exhausted, Meter, Search, Stack, Successors};
 
 /// [`Board::children`] as a type of its own, so that the search calls it
 /// directly rather than through a function pointer: the call is inlined and
@@ -49,15 +49,17 @@ const _: () = assert!(DIRECT_FIRST <= super::MAX_DIRECT, "the direct count holds
 
 /// [`Board::count_solutions`]: the depth-first search of [`Board::solutions`],
 /// with the boards the engine counts directly (9x9 boards with few empty
-/// cells) counted rather than searched. The count is the same.
-pub(crate) fn count(board: &Board, limit: usize) -> usize {
+/// cells) counted rather than searched. The count is the same. Each node of
+/// the walk is one node of `meter`'s budget; the count stops short when it
+/// is spent.
+pub(crate) fn count(board: &Board, limit: usize, meter: &mut Meter) -> usize {
     let mut count = 0;
     if limit == 0 {
         return count;
     }
     let threshold = Cell::new(DIRECT_FIRST);
     let mut search = Search::new(board.clone(), CountingChildren { threshold: &threshold }, Stack::new());
-    loop {
+    while meter.tick() {
         // Looked at where it is returned, not moved out: a copy per node shows.
         let next = search.next();
         let Some(node) = &next else { break };
@@ -86,13 +88,39 @@ pub(crate) fn count(board: &Board, limit: usize) -> usize {
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Solutions {
     search: Dfs<Board, Children, BoardChildren>,
+    meter: Meter,
 }
 
 impl Solutions {
     /// [`search::dfs`](crate::search::dfs) is exactly this `Search` over a
     /// `Stack`, with a closure in place of [`BoardChildren`].
     pub(crate) fn new(board: Board) -> Solutions {
-        Solutions { search: Search::new(board, BoardChildren, Stack::new()) }
+        Solutions { search: Search::new(board, BoardChildren, Stack::new()), meter: Meter::new(Budget::UNLIMITED) }
+    }
+
+    /// These solutions, with the search stopping once `budget` is spent:
+    /// each board the search visits counts as one node.
+    /// [`Solutions::exhausted`] then says so.
+    ///
+    /// ```
+    /// use lazydoku::search::Budget;
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// let mut solutions = Board::empty(Shape::NINE).solutions().within(Budget::nodes(200));
+    /// let found = solutions.by_ref().count();
+    /// assert!(found > 0);
+    /// assert_eq!(solutions.exhausted().map(|e| e.nodes()), Some(200));
+    /// ```
+    pub fn within(mut self, budget: Budget) -> Solutions {
+        self.meter = Meter::new(budget);
+        self
+    }
+
+    /// Why the search stopped early, or `None` while it has budget left and
+    /// once it has found every solution.
+    #[must_use]
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.meter.exhausted()
     }
 }
 
@@ -103,6 +131,10 @@ impl Iterator for Solutions {
     /// returned, one copy fewer per node than [`Iterator::filter`] makes.
     fn next(&mut self) -> Option<Board> {
         loop {
+            // The end of the search is not the end of the budget.
+            if self.search.size_hint().1 == Some(0) || !self.meter.tick() {
+                return None;
+            }
             let node = self.search.next();
             match &node {
                 Some(board) if !board.is_complete() => {}
@@ -118,9 +150,10 @@ impl Iterator for Solutions {
     /// Before the first solution is taken, [`Board::count_solutions`]: the
     /// same number, without building the last cells of each branch as
     /// boards. Once the search has begun, the solutions left, one by one.
-    fn count(self) -> usize {
+    /// Either way within the budget, if there is one.
+    fn count(mut self) -> usize {
         match self.search.unvisited_root() {
-            Some(root) => count(root, usize::MAX),
+            Some(root) => count(root, usize::MAX, &mut self.meter),
             None => self.fold(0, |n, _| n + 1),
         }
     }

@@ -29,13 +29,14 @@ pub enum ParseError {
         /// The line.
         line: usize,
     },
-    /// A grid row with a different number of cells than the first row.
+    /// A grid row with a different number of cells than the other rows (the
+    /// rows before it in a grid; most rows in a matrix).
     RowLength {
         /// The line of the row.
         line: usize,
         /// Cells found on it.
         found: usize,
-        /// Cells on the first row.
+        /// Cells on the other rows.
         expected: usize,
     },
     /// A grid with a different number of rows than cells in a row.
@@ -95,6 +96,31 @@ pub enum ParseError {
         /// Where the later given is in the input.
         column: usize,
     },
+    /// A one-line puzzle whose cell count does not fit the shape asked for.
+    ShapeCells {
+        /// The shape asked for.
+        shape: Shape,
+        /// Cells found.
+        found: usize,
+        /// The line.
+        line: usize,
+    },
+    /// A second puzzle on the line of a one-line puzzle, where only a
+    /// comment may follow.
+    TwoPuzzles {
+        /// The line.
+        line: usize,
+        /// Where the second puzzle starts.
+        column: usize,
+    },
+    /// A matrix with more cells than the largest board (25x25) has; reading
+    /// stops there.
+    TooLarge {
+        /// Where the first cell too many is.
+        line: usize,
+        /// Where the first cell too many is.
+        column: usize,
+    },
     /// Hexadecimal symbols were asked for on a board whose side is not 16.
     HexNeedsSixteen {
         /// The side found.
@@ -124,8 +150,12 @@ impl ParseError {
             ParseError::InvalidSymbol { line, column, .. }
             | ParseError::Matrix { line, column, .. }
             | ParseError::ValueOutOfRange { line, column, .. }
-            | ParseError::Repeated { line, column, .. } => Some((line, column)),
-            ParseError::CellCount { line, .. } | ParseError::RowLength { line, .. } => Some((line, 1)),
+            | ParseError::Repeated { line, column, .. }
+            | ParseError::TwoPuzzles { line, column }
+            | ParseError::TooLarge { line, column } => Some((line, column)),
+            ParseError::CellCount { line, .. }
+            | ParseError::ShapeCells { line, .. }
+            | ParseError::RowLength { line, .. } => Some((line, 1)),
             _ => None,
         }
     }
@@ -165,7 +195,7 @@ impl fmt::Display for Reason<'_> {
             ),
             ParseError::RowLength { found, expected, .. } => write!(
                 f,
-                "this row has {found} cells but the first row has {expected}; every row needs the same number"
+                "this row has {found} cells where the other rows have {expected}; every row needs the same number"
             ),
             ParseError::RowCount { found, expected } => write!(
                 f,
@@ -192,6 +222,20 @@ impl fmt::Display for Reason<'_> {
                 symbol(digit),
                 symbol(digit)
             ),
+            ParseError::ShapeCells { shape, found, .. } => write!(
+                f,
+                "a one-line puzzle has {found} cells, but boxes of {}x{} make a {side}x{side} board of {} cells",
+                shape.box_rows(),
+                shape.box_cols(),
+                shape.cells(),
+                side = shape.side()
+            ),
+            ParseError::TwoPuzzles { .. } => {
+                f.write_str("a second puzzle starts here; put one puzzle per line (a comment after a puzzle is fine)")
+            }
+            ParseError::TooLarge { .. } => f.write_str(
+                "the matrix has more cells here than the largest board (25x25, 625 cells) can hold",
+            ),
             ParseError::HexNeedsSixteen { side } => {
                 write!(f, "hexadecimal symbols 0-F need a 16x16 board, but this one has side {side}")
             }
@@ -203,7 +247,10 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // The position first, as a line alone for errors about a whole line.
         match (self, self.position()) {
-            (ParseError::CellCount { .. } | ParseError::RowLength { .. }, Some((line, _))) => {
+            (
+                ParseError::CellCount { .. } | ParseError::ShapeCells { .. } | ParseError::RowLength { .. },
+                Some((line, _)),
+            ) => {
                 write!(f, "line {line}: ")?;
             }
             (_, Some((line, column))) => write!(f, "line {line}, column {column}: ")?,

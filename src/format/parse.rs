@@ -2,8 +2,10 @@
 
 use std::ops::Range;
 
+use itertools::Itertools;
+
 use super::{Layout, LayoutKind, ParseError};
-use crate::board::{Board, Conflict, Shape};
+use crate::board::{Board, Conflict, MAX_SIDE, Shape};
 
 /// Reads puzzles, with options for what the text cannot say by itself.
 ///
@@ -157,23 +159,43 @@ impl Parser {
         let token_end = line.text[lead..].find(char::is_whitespace).map_or(line.text.len(), |e| lead + e);
         let token = &line.text[lead..token_end];
         let token_len = token.chars().count();
+        // Counted before anything is collected, so that a long bad line
+        // costs no memory beyond its text.
         let cells: Vec<RawCell> = if fits(token_len) {
+            self.no_second_puzzle(line, token_end, token_len)?;
             line.cells(lead, token).collect()
         } else {
-            // The Go seed's spaced digits, on one line.
-            let spaced: Vec<RawCell> = line.cells(0, line.text).collect();
-            if !fits(spaced.len()) {
-                let found = if token_len > 1 { token_len } else { spaced.len() };
+            // Digits separated by spaces, on one line.
+            let spaced = line.cells(0, line.text).count();
+            if !fits(spaced) {
+                let found = if token_len > 1 { token_len } else { spaced };
+                if let Some(shape) = self.shape {
+                    return Err(ParseError::ShapeCells { shape, found, line: line.number });
+                }
                 let side = found.isqrt();
-                if self.shape.is_none() && side * side == found && side > 1 {
+                if side * side == found && side > 1 {
                     return Err(ParseError::UnsupportedSide { side });
                 }
                 return Err(ParseError::CellCount { found, line: line.number });
             }
-            spaced
+            line.cells(0, line.text).collect()
         };
         let side = side_of_cells(cells.len()).unwrap_or(0);
         Ok(Raw { cells, kind: LayoutKind::Line, side, box_rows: None, box_cols: None })
+    }
+
+    /// A trailing comment may follow a one-line puzzle, but not a second
+    /// puzzle of the same size: that is two records run together.
+    fn no_second_puzzle(self, line: &Line<'_>, token_end: usize, token_len: usize) -> Result<(), ParseError> {
+        let rest = &line.text[token_end..];
+        let Some(next) = rest.split_whitespace().next() else { return Ok(()) };
+        let is_cell = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_';
+        if next.chars().count() == token_len && next.chars().all(is_cell) {
+            let at = token_end + rest.find(next).unwrap_or(0);
+            let column = line.text[..at].chars().count() + 1;
+            return Err(ParseError::TwoPuzzles { line: line.number, column });
+        }
+        Ok(())
     }
 
     /// Works out the shape and decodes every cell.
@@ -338,11 +360,13 @@ fn scan_grid<'a>(content: impl Iterator<Item = Line<'a>>) -> Result<Raw, ParseEr
             }
             continue;
         }
-        let before = cells.len();
-        cells.extend(line.cells(0, line.text));
-        let found = cells.len() - before;
+        // Counted first: nothing is kept of a grid larger than any board.
+        let found = line.cells(0, line.text).count();
         if rows == 0 {
             width = found;
+            if width > MAX_SIDE {
+                return Err(ParseError::UnsupportedSide { side: width });
+            }
             if let Some(bar) = line.text.find('|') {
                 box_cols = Some(line.cells(0, &line.text[..bar]).count());
             }
@@ -350,6 +374,10 @@ fn scan_grid<'a>(content: impl Iterator<Item = Line<'a>>) -> Result<Raw, ParseEr
             return Err(ParseError::RowLength { line: line.number, found, expected: width });
         }
         rows += 1;
+        if rows > width {
+            return Err(ParseError::RowCount { found: rows, expected: width });
+        }
+        cells.extend(line.cells(0, line.text));
     }
     if rows != width {
         return Err(ParseError::RowCount { found: rows, expected: width });
@@ -424,7 +452,11 @@ fn scan_matrix(text: &str, first: Line<'_>) -> Result<Raw, ParseError> {
                         reader.bump();
                         break;
                     }
-                    row.push(reader.value()?);
+                    let value = reader.value()?;
+                    if rows.len() + 1 > MAX_SIDE || row.len() + 1 > MAX_SIDE {
+                        return Err(ParseError::TooLarge { line: value.line, column: value.column });
+                    }
+                    row.push(value);
                     reader.skip_space();
                     match reader.peek() {
                         Some(',') => reader.bump(),
@@ -434,7 +466,13 @@ fn scan_matrix(text: &str, first: Line<'_>) -> Result<Raw, ParseError> {
                 }
                 rows.push((line, row));
             }
-            Some(_) if rows.is_empty() => flat.push(reader.value()?),
+            Some(_) if rows.is_empty() => {
+                let value = reader.value()?;
+                if flat.len() + 1 > MAX_SIDE * MAX_SIDE {
+                    return Err(ParseError::TooLarge { line: value.line, column: value.column });
+                }
+                flat.push(value);
+            }
             other => return Err(reader.error("a row '['", other)),
         }
         reader.skip_space();
@@ -452,11 +490,17 @@ fn scan_matrix(text: &str, first: Line<'_>) -> Result<Raw, ParseError> {
         let side = side_of_cells(flat.len()).ok_or(ParseError::CellCount { found: flat.len(), line: first.number })?;
         (flat, side)
     } else {
-        let side = rows.len();
+        // The width most rows have (the first row's on a tie), so that the
+        // one odd row is the one reported.
+        let lengths = rows.iter().map(|(_, row)| row.len()).counts();
+        let side = rows.iter().rev().map(|(_, row)| row.len()).max_by_key(|len| lengths[len]).unwrap_or(0);
         for (line, row) in &rows {
             if row.len() != side {
                 return Err(ParseError::RowLength { line: *line, found: row.len(), expected: side });
             }
+        }
+        if rows.len() != side {
+            return Err(ParseError::RowCount { found: rows.len(), expected: side });
         }
         (rows.into_iter().flat_map(|(_, row)| row).collect(), side)
     };
@@ -468,13 +512,17 @@ struct MatrixReader<'a> {
     text: &'a str,
     at: usize,
     line: usize,
-    line_start: usize,
+    /// The column of `at`, in characters from 1: kept as the cursor moves,
+    /// since counting it from the line's start at every value is quadratic
+    /// on a long line.
+    column: usize,
 }
 
 impl<'a> MatrixReader<'a> {
     fn new(text: &'a str, first: Line<'_>) -> Self {
         let lead = first.text.len() - first.text.trim_start().len();
-        MatrixReader { text, at: first.offset + lead, line: first.number, line_start: first.offset }
+        let column = first.text[..lead].chars().count() + 1;
+        MatrixReader { text, at: first.offset + lead, line: first.number, column }
     }
 
     fn peek(&self) -> Option<char> {
@@ -486,13 +534,15 @@ impl<'a> MatrixReader<'a> {
             self.at += ch.len_utf8();
             if ch == '\n' {
                 self.line += 1;
-                self.line_start = self.at;
+                self.column = 1;
+            } else {
+                self.column += 1;
             }
         }
     }
 
     fn column(&self) -> usize {
-        self.text[self.line_start..self.at].chars().count() + 1
+        self.column
     }
 
     fn skip_space(&mut self) {

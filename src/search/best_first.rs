@@ -36,11 +36,15 @@ where
 
     /// Builds and keys the children waiting since the last visit.
     fn open_pending(&mut self) {
-        for node in self.pending.take().into_iter().flatten() {
+        // The iterator stays in place while it is drained: if a key or a
+        // child panics and the caller goes on, the siblings not keyed yet are
+        // still there, and only the node that panicked is lost.
+        while let Some(node) = self.pending.as_mut().and_then(Iterator::next) {
             let key = (self.key)(&node);
             self.heap.push(Keyed { key, inserted: self.inserted, node });
             self.inserted += 1;
         }
+        self.pending = None;
     }
 }
 

@@ -53,11 +53,14 @@
 //! ```
 
 mod best_first;
+mod budget;
 mod frontier;
 mod shuffled;
 mod walk;
 
 pub use best_first::BestFirst;
+pub(crate) use budget::Meter;
+pub use budget::{Bounded, Budget, Exhausted, Limit, bounded};
 pub use frontier::{Frontier, Queue, Stack};
 pub use shuffled::Shuffled;
 pub use walk::{Search, Successors};

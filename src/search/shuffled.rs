@@ -42,15 +42,26 @@ impl<I: Iterator> Shuffled<I> {
 
     /// Builds the children waiting since the last visit, in a shuffled order.
     fn open_pending(&mut self) {
-        if let Some(children) = self.pending.take() {
-            let mut level: Vec<I::Item> = children.collect();
-            // Fisher-Yates; `pop` takes from the end.
-            for i in (1..level.len()).rev() {
-                let j = self.below(i + 1);
-                level.swap(i, j);
-            }
-            self.levels.push(level);
+        if self.pending.is_none() {
+            return;
         }
+        // Gathered into the level where they will stay, with the iterator
+        // left in place: if a child panics and the caller goes on, the
+        // siblings gathered so far and those still to come are kept.
+        self.levels.push(Vec::new());
+        while let Some(node) = self.pending.as_mut().and_then(Iterator::next) {
+            if let Some(level) = self.levels.last_mut() {
+                level.push(node);
+            }
+        }
+        self.pending = None;
+        let mut level = self.levels.pop().unwrap_or_default();
+        // Fisher-Yates; `pop` takes from the end.
+        for i in (1..level.len()).rev() {
+            let j = self.below(i + 1);
+            level.swap(i, j);
+        }
+        self.levels.push(level);
     }
 }
 

@@ -96,6 +96,20 @@ where
     }
 
     /// The root, while it has not been yielded: nothing has been visited.
+    /// This search, stopping once `budget` is spent: each node visited
+    /// counts as one. See [`Budget`](super::Budget).
+    ///
+    /// ```
+    /// use lazydoku::search::{self, Budget};
+    ///
+    /// let mut walk = search::dfs(0u32, |&n| [n + 1]).within(Budget::nodes(5));
+    /// assert_eq!(walk.by_ref().last(), Some(4));
+    /// assert_eq!(walk.exhausted().map(|e| e.nodes()), Some(5));
+    /// ```
+    pub fn within(self, budget: super::Budget) -> super::Bounded<Self> {
+        super::bounded(self, budget)
+    }
+
     pub(crate) fn unvisited_root(&self) -> Option<&N> {
         self.root.as_ref()
     }

@@ -1,0 +1,256 @@
+//! [`Budget`]: a bound on a search's work, in nodes, in time, or both, and
+//! [`Bounded`], the search that stops when its budget is spent and says so.
+
+use std::fmt;
+use std::iter::FusedIterator;
+use std::time::{Duration, Instant};
+
+/// How much work a search may do: at most so many nodes visited, at most so
+/// much time from its first step, or both.
+///
+/// A node budget is deterministic: the same search stops at the same node on
+/// every machine, which is what tests want. A time budget is what a batch
+/// wants, so that one hard input cannot hold up the rest.
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use lazydoku::search::{self, Budget};
+///
+/// // An infinite tree: every number has two children.
+/// let mut walk = search::bfs(1u64, |&n| [2 * n, 2 * n + 1]).within(Budget::nodes(10));
+/// assert_eq!(walk.by_ref().count(), 10);
+/// let stopped = walk.exhausted().expect("the tree is infinite");
+/// assert_eq!(stopped.nodes(), 10);
+/// assert_eq!(stopped.to_string(), "stopped after 10 nodes: the budget of 10 nodes was spent");
+///
+/// // Either limit stops it, whichever comes first.
+/// let both = Budget::nodes(1_000_000).and_time(Duration::from_millis(1));
+/// assert_eq!(both.node_limit(), Some(1_000_000));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Budget {
+    nodes: Option<u64>,
+    time: Option<Duration>,
+}
+
+impl Budget {
+    /// No limit at all.
+    pub const UNLIMITED: Budget = Budget { nodes: None, time: None };
+
+    /// At most `nodes` nodes visited.
+    #[must_use]
+    pub const fn nodes(nodes: u64) -> Budget {
+        Budget { nodes: Some(nodes), time: None }
+    }
+
+    /// At most `limit` of time, counted from the search's first step.
+    #[must_use]
+    pub const fn time(limit: Duration) -> Budget {
+        Budget { nodes: None, time: Some(limit) }
+    }
+
+    /// This budget with a node limit as well.
+    #[must_use]
+    pub const fn and_nodes(self, nodes: u64) -> Budget {
+        Budget { nodes: Some(nodes), ..self }
+    }
+
+    /// This budget with a time limit as well.
+    #[must_use]
+    pub const fn and_time(self, limit: Duration) -> Budget {
+        Budget { time: Some(limit), ..self }
+    }
+
+    /// The node limit, if any.
+    #[must_use]
+    pub const fn node_limit(&self) -> Option<u64> {
+        self.nodes
+    }
+
+    /// The time limit, if any.
+    #[must_use]
+    pub const fn time_limit(&self) -> Option<Duration> {
+        self.time
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget::UNLIMITED
+    }
+}
+
+/// Which limit of a [`Budget`] was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Limit {
+    /// The node limit.
+    Nodes(u64),
+    /// The time limit.
+    Time(Duration),
+}
+
+/// Why a bounded search stopped before its end: its [`Budget`] was spent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Exhausted {
+    nodes: u64,
+    limit: Limit,
+}
+
+impl Exhausted {
+    /// Nodes visited before the search stopped.
+    #[must_use]
+    pub const fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The limit that was reached.
+    #[must_use]
+    pub const fn limit(&self) -> Limit {
+        self.limit
+    }
+}
+
+impl fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            Limit::Nodes(n) => write!(f, "stopped after {} nodes: the budget of {n} nodes was spent", self.nodes),
+            Limit::Time(t) => write!(
+                f,
+                "stopped after {} nodes: the time budget of {} s was spent",
+                self.nodes,
+                t.as_secs_f64()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Exhausted {}
+
+/// A budget being spent: nodes so far, and the deadline once the clock runs.
+#[derive(Clone, Debug)]
+pub(crate) struct Meter {
+    budget: Budget,
+    /// Nodes allowed; `u64::MAX` without a node limit, so that one compare
+    /// serves both cases on the hot path.
+    allowed: u64,
+    visited: u64,
+    deadline: Option<Instant>,
+    exhausted: Option<Exhausted>,
+}
+
+/// The clock is read once in this many nodes: a read costs tens of
+/// nanoseconds, a node up to tens of microseconds.
+const CLOCK_EVERY: u64 = 64;
+
+impl Meter {
+    pub(crate) fn new(budget: Budget) -> Meter {
+        Meter { budget, allowed: budget.nodes.unwrap_or(u64::MAX), visited: 0, deadline: None, exhausted: None }
+    }
+
+    /// Counts one node; `false`, from then on, once the budget is spent.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.visited >= self.allowed {
+            return self.spent(Limit::Nodes(self.allowed));
+        }
+        if let Some(limit) = self.budget.time {
+            if self.visited % CLOCK_EVERY == 0 && !self.in_time(limit) {
+                return self.spent(Limit::Time(limit));
+            }
+        }
+        self.visited += 1;
+        true
+    }
+
+    #[cold]
+    fn in_time(&mut self, limit: Duration) -> bool {
+        let now = Instant::now();
+        let deadline = *self.deadline.get_or_insert_with(|| now.checked_add(limit).unwrap_or(now));
+        self.exhausted.is_none() && (now < deadline || self.visited == 0)
+    }
+
+    #[cold]
+    fn spent(&mut self, limit: Limit) -> bool {
+        // Stays spent: a later node limit check must not report the time.
+        self.allowed = self.visited;
+        self.exhausted.get_or_insert(Exhausted { nodes: self.visited, limit });
+        false
+    }
+
+    pub(crate) fn exhausted(&self) -> Option<Exhausted> {
+        self.exhausted
+    }
+}
+
+/// A search, or any iterator, that stops once its [`Budget`] is spent: each
+/// item taken from the inner iterator counts as one node.
+///
+/// Built by [`Search::within`](super::Search::within) or [`bounded`]. After
+/// it ends, [`Bounded::exhausted`] says whether it ran out of budget or
+/// reached the end. Take items through [`Iterator::by_ref`] to ask it.
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Bounded<I> {
+    inner: I,
+    meter: Meter,
+}
+
+impl<I> Bounded<I> {
+    /// Why it stopped early, or `None` while it has budget left (and when
+    /// it ended with budget to spare).
+    #[must_use]
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.meter.exhausted()
+    }
+
+    /// Nodes visited so far.
+    #[must_use]
+    pub fn visited(&self) -> u64 {
+        self.meter.visited
+    }
+
+    /// The iterator inside, to go on without a bound.
+    pub fn into_inner(self) -> I {
+        self.inner
+    }
+}
+
+/// Bounds any iterator by `budget`, each item counting as one node.
+///
+/// ```
+/// use lazydoku::search::{self, Budget};
+///
+/// let mut numbers = search::bounded(0.., Budget::nodes(3));
+/// assert_eq!(numbers.by_ref().collect::<Vec<_>>(), [0, 1, 2]);
+/// assert!(numbers.exhausted().is_some());
+/// ```
+pub fn bounded<I: Iterator>(inner: I, budget: Budget) -> Bounded<I> {
+    Bounded { inner, meter: Meter::new(budget) }
+}
+
+impl<I: Iterator> Iterator for Bounded<I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.meter.exhausted().is_some() {
+            return None;
+        }
+        // Ending with budget to spare is not running out: look first.
+        if self.inner.size_hint().1 == Some(0) {
+            return None;
+        }
+        if !self.meter.tick() {
+            return None;
+        }
+        self.inner.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        if self.meter.exhausted().is_some() { (0, Some(0)) } else { (0, self.inner.size_hint().1) }
+    }
+}
+
+impl<I: FusedIterator> FusedIterator for Bounded<I> {}
