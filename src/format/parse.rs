@@ -71,6 +71,18 @@ impl Parser {
         self
     }
 
+    /// The shape this parser requires, if one was set with [`Parser::shape`].
+    #[must_use]
+    pub fn required_shape(&self) -> Option<Shape> {
+        self.shape
+    }
+
+    /// Whether this parser reads the hexadecimal 0-F convention.
+    #[must_use]
+    pub fn is_hex(&self) -> bool {
+        self.hex
+    }
+
     /// Reads one puzzle, and how it was written.
     ///
     /// # Errors

@@ -212,6 +212,11 @@ impl<I> Bounded<I> {
         self.meter.visited
     }
 
+    /// The iterator inside, to look at (a search's frontier, say).
+    pub fn get_ref(&self) -> &I {
+        &self.inner
+    }
+
     /// The iterator inside, to go on without a bound.
     pub fn into_inner(self) -> I {
         self.inner

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use lazydoku::format::{Layout, Parser};
-use lazydoku::search::{self, Frontier};
+use lazydoku::search::{self, Budget, Frontier};
 use lazydoku::{Board, Children};
 
 use crate::input::Record;
@@ -13,9 +13,9 @@ use crate::input::Record;
 pub enum Order {
     /// Depth-first: memory grows with depth only.
     Dfs,
-    /// Breadth-first, level by level (the Scala seed's order), within --max-frontier.
+    /// Breadth-first, level by level, within --max-memory.
     Bfs,
-    /// Best-first: the board with the fewest empty cells first.
+    /// Best-first: the board with the fewest empty cells first, within --max-memory.
     Best,
 }
 
@@ -26,7 +26,7 @@ pub enum Format {
     Line,
     /// The grid with `|` and `------+------` separators.
     Grid,
-    /// One JSON object per puzzle, on one line.
+    /// One JSON object per puzzle (per solution with `all`), on one line.
     Json,
 }
 
@@ -44,7 +44,10 @@ pub enum Task {
 pub struct Settings {
     pub task: Task,
     pub order: Order,
-    pub max_frontier: usize,
+    /// The most memory a breadth- or best-first frontier may hold, in bytes.
+    pub max_memory: u64,
+    /// The work one puzzle may take.
+    pub budget: Budget,
     /// `None`: the format the puzzle came in.
     pub format: Option<Format>,
     pub parser: Parser,
@@ -58,133 +61,219 @@ pub enum Status {
     NoSolution,
     /// The puzzle could not be read.
     Invalid,
-    /// The search was stopped (the breadth-first frontier grew too large).
+    /// The search was stopped: its budget was spent, or its frontier
+    /// outgrew --max-memory.
     Stopped,
 }
 
-/// One puzzle's answer: what goes to stdout, and what to report on stderr.
+/// What to report on stderr: the line and column (when known) and why.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct Problem {
     pub line: usize,
-    pub out: String,
-    pub status: Status,
-    /// Column (when known) and reason, for stderr.
-    pub problem: Option<(Option<usize>, String)>,
+    pub column: Option<usize>,
+    pub reason: String,
 }
 
-pub fn answer(settings: &Settings, record: &Record) -> Outcome {
-    let line = record.line();
-    let text = match record {
-        Record::Unreadable { column, reason, .. } => {
-            return failure(settings, line, Status::Invalid, Some(*column), reason.clone());
+/// One record's answer: what goes to stdout, and what to report on stderr.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The output, without its last line break; it may span lines, and
+    /// `None` writes nothing (a comment line under JSON).
+    pub out: Option<String>,
+    /// `None` for a line passed through.
+    pub status: Option<Status>,
+    pub problem: Option<Problem>,
+}
+
+/// Where a record came from, for JSON and for messages.
+#[derive(Clone, Copy, Debug)]
+pub struct Origin<'a> {
+    pub file: Option<&'a str>,
+}
+
+/// A puzzle read, or the outcome that says why it could not be.
+struct Puzzle {
+    board: Board,
+    layout: Option<Layout>,
+    line: usize,
+    lines: usize,
+}
+
+fn read(settings: &Settings, record: &Record, origin: Origin<'_>) -> Result<Puzzle, Outcome> {
+    let (line, lines, text) = match record {
+        Record::Text { text, .. } => {
+            // JSON output is objects only: comments and blank lines stay out.
+            let out = (settings.format != Some(Format::Json)).then(|| text.clone());
+            return Err(Outcome { out, status: None, problem: None });
         }
-        Record::Puzzle { text, .. } => text,
+        Record::Unreadable { line, lines, column, reason } => {
+            return Err(failure(settings, origin, *line, *lines, Status::Invalid, Some(*column), reason.clone()));
+        }
+        Record::Puzzle { line, lines, text } => (*line, *lines, text),
     };
     // A bare line needs no layout: its solution is its own text.
-    let parsed = if text.trim().contains(char::is_whitespace) || settings.parser != Parser::new() {
+    let parsed = if lines > 1 || text.trim().contains(char::is_whitespace) || settings.parser != Parser::new() {
         settings.parser.parse(text).map(|(board, layout)| (board, Some(layout)))
     } else {
         settings.parser.parse_board(text).map(|board| (board, None))
     };
-    let (board, layout) = match parsed {
-        Ok(parsed) => parsed,
+    match parsed {
+        Ok((board, layout)) => Ok(Puzzle { board, layout, line, lines }),
         Err(e) => {
             let (at_line, column) = e.position().map_or((line, None), |(l, c)| (line + l - 1, Some(c)));
-            let mut outcome = failure(settings, line, Status::Invalid, column, e.reason());
-            outcome.line = at_line;
-            return outcome;
-        }
-    };
-    let render = |b: &Board| render(settings.format, layout.as_ref(), b);
-    let mut found = solutions(&board, settings.order, settings.max_frontier);
-    let result: Result<(Status, String), String> = (|| match settings.task {
-        Task::Solve => Ok(match found.next().transpose()? {
-            Some(solution) => {
-                (Status::Found, json_or(settings, line, "solved", &[("solution", quote(&solution))], render(&solution)))
+            let mut outcome = failure(settings, origin, line, lines, Status::Invalid, column, e.reason());
+            if let Some(problem) = &mut outcome.problem {
+                problem.line = at_line;
             }
-            None => (Status::NoSolution, json_or(settings, line, "none", &[], "no solution".to_owned())),
-        }),
+            Err(outcome)
+        }
+    }
+}
+
+/// The answer to `solve`, `count` and `check` for one record.
+pub fn answer(settings: &Settings, record: &Record, origin: Origin<'_>) -> Outcome {
+    let puzzle = match read(settings, record, origin) {
+        Ok(puzzle) => puzzle,
+        Err(outcome) => return outcome,
+    };
+    let Puzzle { board, layout, line, lines } = &puzzle;
+    let json = |status: &str, fields: &[(&str, String)]| json(origin, *line, status, fields);
+    let text_or_json = |text: String, status: &str, fields: &[(&str, String)]| {
+        if settings.format == Some(Format::Json) { json(status, fields) } else { pad(text, *lines) }
+    };
+    let (status, out) = match settings.task {
+        Task::Solve => match solutions(board, settings).next() {
+            Some(Ok(solution)) => {
+                let text = render(settings, layout.as_ref(), &solution);
+                (Status::Found, text_or_json(text, "solved", &[("solution", quote(settings, &solution))]))
+            }
+            None => (Status::NoSolution, text_or_json("no solution".to_owned(), "none", &[])),
+            Some(Err(reason)) => return failure(settings, origin, *line, *lines, Status::Stopped, None, reason),
+        },
         Task::Count(limit) => {
-            let n = count_up_to(&board, settings.order, &mut found, limit)?;
-            let status = if n == 0 { Status::NoSolution } else { Status::Found };
-            Ok((
-                status,
-                json_or(
-                    settings,
-                    line,
-                    if n == 0 { "none" } else { "counted" },
-                    &[("count", n.to_string())],
-                    n.to_string(),
-                ),
-            ))
+            let (n, stopped) = count_up_to(board, settings, limit);
+            if let Some(reason) = stopped {
+                let reason = format!("{reason} ({n} solutions counted)");
+                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+            }
+            let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
+            (status, text_or_json(n.to_string(), word, &[("count", n.to_string())]))
         }
         Task::Check => {
-            let n = count_up_to(&board, settings.order, &mut found, 2)?;
-            let verdict = ["none", "unique", "multiple"][n];
+            let (n, stopped) = count_up_to(board, settings, 2);
+            if let Some(reason) = stopped {
+                let reason = format!("{reason} ({n} solutions found)");
+                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+            }
+            let verdict = ["none", "unique", "multiple"][n.min(2)];
             let status = if n == 0 { Status::NoSolution } else { Status::Found };
-            Ok((status, json_or(settings, line, verdict, &[], verdict.to_owned())))
+            (status, text_or_json(verdict.to_owned(), verdict, &[]))
         }
-        Task::All(limit) => {
-            let mut all = Vec::new();
-            for solution in found.by_ref().take(limit.unwrap_or(usize::MAX)) {
-                all.push(solution?);
-            }
-            if all.is_empty() {
-                return Ok((Status::NoSolution, json_or(settings, line, "none", &[], "no solution".to_owned())));
-            }
-            let out = if settings.format == Some(Format::Json) {
-                let list = all.iter().map(quote).collect::<Vec<_>>().join(",");
-                json(line, "solved", &[("solutions", format!("[{list}]"))])
-            } else {
-                let rendered: Vec<String> = all.iter().map(render).collect();
-                // Multi-line answers (grids, matrices) get a blank line between them.
-                let gap = if rendered.iter().any(|r| r.contains('\n')) { "\n\n" } else { "\n" };
-                rendered.join(gap)
-            };
-            Ok((Status::Found, out))
-        }
-    })();
-    match result {
-        Ok((status, out)) => {
-            let problem = (status == Status::NoSolution).then(|| (None, "no solution".to_owned()));
-            Outcome { line, out, status, problem }
-        }
-        Err(reason) => failure(settings, line, Status::Stopped, None, reason),
-    }
+        Task::All(_) => unreachable!("`all` streams its answers through `stream_all`"),
+    };
+    let problem = (status == Status::NoSolution).then(|| Problem { line: *line, column: None, reason: "no solution".to_owned() });
+    Outcome { out: Some(out), status: Some(status), problem }
 }
 
-/// How many solutions there are, up to `limit`, or why the search stopped.
-/// Depth-first, the library counts without building the last cells of each
-/// branch ([`Board::count_solutions`]); the other orders count what they find.
-fn count_up_to(
-    board: &Board,
-    order: Order,
-    found: &mut impl Iterator<Item = Result<Board, String>>,
-    limit: usize,
-) -> Result<usize, String> {
-    if order == Order::Dfs {
-        return Ok(board.count_solutions(limit));
+/// `all` for one record: each solution goes to `emit` as soon as the search
+/// finds it (`emit` says `false` when the output is gone, and the search
+/// stops). The outcome that comes back holds what is left to write: nothing
+/// after solutions, or the one line that says why there are none.
+pub fn stream_all(
+    settings: &Settings,
+    record: &Record,
+    origin: Origin<'_>,
+    limit: Option<usize>,
+    emit: &mut dyn FnMut(String) -> bool,
+) -> Outcome {
+    let puzzle = match read(settings, record, origin) {
+        Ok(puzzle) => puzzle,
+        Err(outcome) => return outcome,
+    };
+    let Puzzle { board, layout, line, lines } = &puzzle;
+    let mut found = 0usize;
+    for solution in solutions(board, settings).take(limit.unwrap_or(usize::MAX)) {
+        let solution = match solution {
+            Ok(solution) => solution,
+            Err(reason) => {
+                let reason = format!("{reason} ({found} solutions written)");
+                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+            }
+        };
+        let text = if settings.format == Some(Format::Json) {
+            json(origin, *line, "solution", &[("solution", quote(settings, &solution))])
+        } else {
+            let text = render(settings, layout.as_ref(), &solution);
+            // Multi-line answers (grids, matrices) get a blank line between them.
+            if found > 0 && text.contains('\n') { format!("\n{text}") } else { text }
+        };
+        found += 1;
+        if !emit(text) {
+            break;
+        }
     }
-    found.take(limit).try_fold(0, |n, solution| solution.map(|_| n + 1))
+    if found == 0 {
+        let out = if settings.format == Some(Format::Json) {
+            json(origin, *line, "none", &[])
+        } else {
+            pad("no solution".to_owned(), *lines)
+        };
+        let problem = Problem { line: *line, column: None, reason: "no solution".to_owned() };
+        return Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem) };
+    }
+    Outcome { out: None, status: Some(Status::Found), problem: None }
 }
 
-fn failure(settings: &Settings, line: usize, status: Status, column: Option<usize>, reason: String) -> Outcome {
+/// How many solutions there are, up to `limit`, and why the count stopped
+/// short if it did. Depth-first, the library counts without building the last
+/// cells of each branch ([`Board::count_solutions_within`]); the other
+/// orders count what they find.
+fn count_up_to(board: &Board, settings: &Settings, limit: usize) -> (usize, Option<String>) {
+    if settings.order == Order::Dfs {
+        let (n, stopped) = board.count_solutions_within(limit, settings.budget);
+        return (n, stopped.map(|e| e.to_string()));
+    }
+    let mut n = 0;
+    for solution in solutions(board, settings).take(limit) {
+        match solution {
+            Ok(_) => n += 1,
+            Err(reason) => return (n, Some(reason)),
+        }
+    }
+    (n, None)
+}
+
+/// One line with `text`, followed by empty lines up to `lines`, so that a
+/// multi-line puzzle's answer takes as many lines as the puzzle did.
+fn pad(mut text: String, lines: usize) -> String {
+    let have = text.lines().count().max(1);
+    for _ in have..lines {
+        text.push('\n');
+    }
+    text
+}
+
+fn failure(
+    settings: &Settings,
+    origin: Origin<'_>,
+    line: usize,
+    lines: usize,
+    status: Status,
+    column: Option<usize>,
+    reason: String,
+) -> Outcome {
     let word = if status == Status::Invalid { "invalid" } else { "stopped" };
     let out = if settings.format == Some(Format::Json) {
-        json(line, word, &[("error", quote_str(&reason))])
+        json(origin, line, word, &[("error", quote_str(&reason))])
     } else {
-        format!("{word}: {reason}")
+        pad(format!("{word}: {reason}"), lines)
     };
-    Outcome { line, out, status, problem: Some((column, reason)) }
+    Outcome { out: Some(out), status: Some(status), problem: Some(Problem { line, column, reason }) }
 }
 
-/// `text`, or the JSON object for it when JSON was asked for.
-fn json_or(settings: &Settings, line: usize, status: &str, fields: &[(&str, String)], text: String) -> String {
-    if settings.format == Some(Format::Json) { json(line, status, fields) } else { text }
-}
-
-fn json(line: usize, status: &str, fields: &[(&str, String)]) -> String {
-    let mut out = format!("{{\"line\":{line},\"status\":\"{status}\"");
+fn json(origin: Origin<'_>, line: usize, status: &str, fields: &[(&str, String)]) -> String {
+    let file = origin.file.map_or_else(|| "null".to_owned(), quote_str);
+    let mut out = format!("{{\"file\":{file},\"line\":{line},\"status\":\"{status}\"");
     for (key, value) in fields {
         let _ = write!(out, ",\"{key}\":{value}");
     }
@@ -192,8 +281,8 @@ fn json(line: usize, status: &str, fields: &[(&str, String)]) -> String {
     out
 }
 
-fn quote(board: &Board) -> String {
-    format!("\"{}\"", board.as_str())
+fn quote(settings: &Settings, board: &Board) -> String {
+    format!("\"{}\"", symbols(settings, board.as_str()))
 }
 
 /// A JSON string literal.
@@ -213,52 +302,92 @@ fn quote_str(text: &str) -> String {
     out
 }
 
-pub fn render(format: Option<Format>, layout: Option<&Layout>, board: &Board) -> String {
-    match (format, layout) {
-        (Some(Format::Grid), _) => format!("{board:#}").trim_end().to_owned(),
+/// A board's text in the symbols the input used: 1-9 then A-P, or 0-F for
+/// 16x16 boards read with `--hex`.
+fn symbols(settings: &Settings, text: &str) -> String {
+    if !settings.parser.is_hex() {
+        return text.to_owned();
+    }
+    text.chars()
+        .map(|c| match c.to_digit(36) {
+            // 1-9 then A-G are the digits 1 to 16: one less, in hexadecimal.
+            Some(digit @ 1..=16) => char::from_digit(digit - 1, 16).map_or(c, |h| h.to_ascii_uppercase()),
+            _ => c,
+        })
+        .collect()
+}
+
+pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
+    match (settings.format, layout) {
+        (Some(Format::Grid), _) => symbols(settings, format!("{board:#}").trim_end()),
         (None, Some(layout)) => layout.render(board).trim_end().to_owned(),
-        _ => board.as_str().to_owned(),
+        _ => symbols(settings, board.as_str()),
     }
 }
 
-/// The solutions in the chosen order; a breadth- or best-first search that
-/// outgrows `max_frontier` yields one error and stops.
-pub fn solutions(board: &Board, order: Order, max_frontier: usize) -> Box<dyn Iterator<Item = Result<Board, String>>> {
+/// The solutions in the chosen order, within the budget; a search that runs
+/// out of budget, or a breadth- or best-first one whose frontier outgrows
+/// `max_memory`, yields one error and stops.
+pub fn solutions(board: &Board, settings: &Settings) -> Box<dyn Iterator<Item = Result<Board, String>>> {
     let children: fn(&Board) -> Children = Board::children;
-    match order {
-        Order::Dfs => Box::new(board.solutions().map(Ok)),
-        Order::Bfs => guarded(search::bfs(board.clone(), children), max_frontier, "breadth-first"),
+    // A frontier entry holds a board and its child iterator's state.
+    let entry = u64::try_from(size_of::<Children>() + board.size_in_bytes()).unwrap_or(u64::MAX);
+    let max_entries = usize::try_from(settings.max_memory / entry.max(1)).unwrap_or(usize::MAX);
+    match settings.order {
+        Order::Dfs => {
+            let mut solutions = board.solutions().within(settings.budget);
+            let mut done = false;
+            Box::new(std::iter::from_fn(move || {
+                if done {
+                    return None;
+                }
+                let next = solutions.next();
+                if next.is_none() {
+                    done = true;
+                    return solutions.exhausted().map(|e| Err(e.to_string()));
+                }
+                next.map(Ok)
+            }))
+        }
+        Order::Bfs => guarded(search::bfs(board.clone(), children), settings, max_entries, "breadth-first"),
         Order::Best => guarded(
             search::best_first(board.clone(), children, Board::empty_cells as fn(&Board) -> usize),
-            max_frontier,
+            settings,
+            max_entries,
             "best-first",
         ),
     }
 }
 
 fn guarded<F>(
-    mut search: search::Search<Board, Children, fn(&Board) -> Children, F>,
-    max_frontier: usize,
+    search: search::Search<Board, Children, fn(&Board) -> Children, F>,
+    settings: &Settings,
+    max_entries: usize,
     name: &'static str,
 ) -> Box<dyn Iterator<Item = Result<Board, String>>>
 where
     F: Frontier<Children> + 'static,
 {
     let mut stopped = false;
+    let max_memory = settings.max_memory;
+    let mut search = search.within(settings.budget);
     Box::new(std::iter::from_fn(move || {
         if stopped {
             return None;
         }
         loop {
-            if search.frontier().len() > max_frontier {
+            let Some(board) = search.next() else {
                 stopped = true;
-                return Some(Err(format!(
-                    "the {name} frontier passed {max_frontier} boards; use --order dfs, or raise --max-frontier"
-                )));
-            }
-            let board = search.next()?;
+                return search.exhausted().map(|e| Err(e.to_string()));
+            };
             if board.is_complete() {
                 return Some(Ok(board));
+            }
+            if search.get_ref().frontier().len() > max_entries {
+                stopped = true;
+                return Some(Err(format!(
+                    "the {name} frontier passed {max_memory} bytes; use --order dfs, or raise --max-memory"
+                )));
             }
         }
     }))

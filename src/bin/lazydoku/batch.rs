@@ -5,19 +5,27 @@
 //! Each chunk is solved in parallel and written in input order.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
 use std::thread;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::answer::{Outcome, Settings, Status, answer};
+use lazydoku::format::Parser;
+
+use crate::answer::{Origin, Outcome, Problem, Settings, Status, Task, answer, stream_all};
 use crate::input::{Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
 /// memory stays small.
 const CHUNK: usize = 16_384;
+
+/// `all` hands its solutions to the writer in batches of about this many
+/// bytes...
+const STREAM_BYTES: usize = 1 << 16;
+/// ...or after this long, whichever comes first.
+const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Input this large (in bytes) gets a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 1 << 20;
@@ -48,6 +56,8 @@ enum Message {
 
 enum Solved {
     Chunk { source: usize, outcomes: Vec<Outcome>, bytes: u64 },
+    /// Solutions that `all` has found so far, to write at once.
+    Solutions(String),
     Failed(String),
 }
 
@@ -64,13 +74,14 @@ impl Batch {
     pub fn run(&self, sources: Vec<Source>) -> Result<Summary, String> {
         let start = Instant::now();
         let names: Vec<String> = sources.iter().map(|s| s.name().to_owned()).collect();
+        let files: Vec<Option<String>> = sources.iter().map(|s| s.file_name().map(str::to_owned)).collect();
         let total: Option<u64> = sources.iter().map(Source::size).sum();
         let progress = self.progress_bar(total);
 
         let (to_solve, solving) = sync_channel::<Message>(2);
         let (to_write, writing) = sync_channel::<Solved>(2);
-        let mode = self.mode;
-        let reader = thread::spawn(move || read_all(&sources, mode, &to_solve));
+        let (mode, parser) = (self.mode, self.settings.parser);
+        let reader = thread::spawn(move || read_all(&sources, mode, parser, &to_solve));
         let writer = thread::spawn(move || write_all(&writing, &names, progress.as_ref()));
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
@@ -78,10 +89,15 @@ impl Batch {
             let solved = match message {
                 Message::Failed(e) => Solved::Failed(e),
                 Message::Chunk { source, records, bytes } => {
-                    let outcomes = if self.jobs == 1 {
-                        records.iter().map(|r| answer(&self.settings, r)).collect()
-                    } else {
-                        pool.install(|| records.par_iter().map(|r| answer(&self.settings, r)).collect())
+                    let origin = Origin { file: files[source].as_deref() };
+                    let outcomes = match self.settings.task {
+                        Task::All(limit) => match self.stream_all(source, &records, origin, limit, &to_write) {
+                            Some(()) => Vec::new(),
+                            None => break, // The writer stopped: stdout was closed.
+                        },
+                        _ if self.jobs == 1 => records.iter().map(|r| answer(&self.settings, r, origin)).collect(),
+                        _ => pool
+                            .install(|| records.par_iter().map(|r| answer(&self.settings, r, origin)).collect()),
                     };
                     Solved::Chunk { source, outcomes, bytes }
                 }
@@ -92,23 +108,64 @@ impl Batch {
         }
         drop(to_write);
         let summary = writer.join().map_err(|_| "the writer thread panicked".to_owned())?;
-        // The reader may be blocked on a full channel if the writer stopped early.
+        // The reader may be blocked on input or on a full channel if the
+        // writer stopped early; it ends with the process.
         drop(reader);
         let summary = summary?;
         if !self.quiet {
             let secs = start.elapsed().as_secs_f64();
             #[expect(clippy::cast_precision_loss, reason = "puzzle counts are far below 2^52")]
             let rate = summary.total() as f64 / secs.max(1e-9);
-            eprintln!(
-                "lazydoku: {} found, {} without solution, {} invalid{}; {} puzzles in {secs:.2} s ({rate:.0} puzzles/s)",
+            let stopped = if summary.stopped > 0 { format!(", {} stopped", summary.stopped) } else { String::new() };
+            // Nothing to do if stderr is gone too.
+            let _ = writeln!(
+                io::stderr().lock(),
+                "lazydoku: {} found, {} without solution, {} invalid{stopped}; {} puzzles in {secs:.2} s ({rate:.0} puzzles/s)",
                 summary.found,
                 summary.no_solution,
                 summary.invalid,
-                if summary.stopped > 0 { format!(", {} stopped", summary.stopped) } else { String::new() },
                 summary.total(),
             );
         }
         Ok(summary)
+    }
+
+    /// `all` over a chunk, one puzzle at a time: solutions go to the writer
+    /// as they are found, in batches cut by size and by time, so that the
+    /// first ones show at once and memory stays flat; then the puzzle's
+    /// outcome, before the next puzzle's solutions. `None` when the writer
+    /// has stopped.
+    fn stream_all(
+        &self,
+        source: usize,
+        records: &[Record],
+        origin: Origin<'_>,
+        limit: Option<usize>,
+        to_write: &SyncSender<Solved>,
+    ) -> Option<()> {
+        for record in records {
+            let mut batch = String::new();
+            let mut since = Instant::now();
+            let mut open = true;
+            let mut emit = |text: String| {
+                batch.push_str(&text);
+                batch.push('\n');
+                if batch.len() >= STREAM_BYTES || since.elapsed() >= STREAM_WAIT {
+                    open = to_write.send(Solved::Solutions(std::mem::take(&mut batch))).is_ok();
+                    since = Instant::now();
+                }
+                open
+            };
+            let outcome = stream_all(&self.settings, record, origin, limit, &mut emit);
+            if !open {
+                return None;
+            }
+            if !batch.is_empty() && to_write.send(Solved::Solutions(batch)).is_err() {
+                return None;
+            }
+            to_write.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0 }).ok()?;
+        }
+        Some(())
     }
 
     fn progress_bar(&self, total: Option<u64>) -> Option<ProgressBar> {
@@ -140,7 +197,7 @@ fn stdout_is_pipe() -> bool {
     }
 }
 
-fn read_all(sources: &[Source], mode: Mode, to_solve: &SyncSender<Message>) {
+fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSender<Message>) {
     for (index, source) in sources.iter().enumerate() {
         let reader = match source.open() {
             Ok(reader) => reader,
@@ -149,22 +206,30 @@ fn read_all(sources: &[Source], mode: Mode, to_solve: &SyncSender<Message>) {
                 return;
             }
         };
-        let mut records = Records::new(reader, mode);
+        let may_block = source.may_block();
+        let mut records = Records::new(reader, mode, parser);
         loop {
             let before = records.bytes;
-            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut chunk = Vec::with_capacity(if may_block { 64 } else { CHUNK });
             let mut failed = None;
+            let mut last = false;
             while chunk.len() < CHUNK {
                 match records.next_record() {
                     Ok(Some(record)) => chunk.push(record),
-                    Ok(None) => break,
+                    Ok(None) => {
+                        last = true;
+                        break;
+                    }
                     Err(e) => {
                         failed = Some(format!("{}: {e}", source.name()));
                         break;
                     }
                 }
+                // Answers leave before the reader waits for more input.
+                if may_block && !records.has_buffered() {
+                    break;
+                }
             }
-            let last = chunk.len() < CHUNK;
             let bytes = records.bytes - before;
             if !chunk.is_empty() && to_solve.send(Message::Chunk { source: index, records: chunk, bytes }).is_err() {
                 return;
@@ -184,33 +249,59 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut summary = Summary::default();
-    let mut failure = None;
-    for solved in writing {
+    let failed = |e: io::Error| format!("cannot write the output: {e}");
+    loop {
+        // Whatever is written leaves before the writer waits for more.
+        let solved = match writing.try_recv() {
+            Ok(solved) => solved,
+            Err(TryRecvError::Disconnected) => break,
+            Err(TryRecvError::Empty) => {
+                match out.flush() {
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
+                    Err(e) => return Err(failed(e)),
+                    Ok(()) => {}
+                }
+                match writing.recv() {
+                    Ok(solved) => solved,
+                    Err(_) => break,
+                }
+            }
+        };
         let (source, outcomes, bytes) = match solved {
             Solved::Failed(e) => {
-                failure = Some(e);
-                break;
+                let _ = out.flush();
+                return Err(e);
+            }
+            Solved::Solutions(text) => {
+                match out.write_all(text.as_bytes()) {
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
+                    Err(e) => return Err(failed(e)),
+                    Ok(()) => {}
+                }
+                continue;
             }
             Solved::Chunk { source, outcomes, bytes } => (source, outcomes, bytes),
         };
         for outcome in &outcomes {
             match outcome.status {
-                Status::Found => summary.found += 1,
-                Status::NoSolution => summary.no_solution += 1,
-                Status::Invalid => summary.invalid += 1,
-                Status::Stopped => summary.stopped += 1,
+                Some(Status::Found) => summary.found += 1,
+                Some(Status::NoSolution) => summary.no_solution += 1,
+                Some(Status::Invalid) => summary.invalid += 1,
+                Some(Status::Stopped) => summary.stopped += 1,
+                None => {}
             }
-            if let Err(e) = writeln!(out, "{}", outcome.out) {
-                if e.kind() == io::ErrorKind::BrokenPipe {
+            if let Some(text) = &outcome.out {
+                match writeln!(out, "{text}") {
                     // The reader of our output is gone: stop quietly.
-                    return Ok(summary);
+                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
+                    Err(e) => return Err(failed(e)),
+                    Ok(()) => {}
                 }
-                return Err(format!("cannot write the output: {e}"));
             }
-            if let Some((column, reason)) = &outcome.problem {
+            if let Some(problem) = &outcome.problem {
                 match progress {
-                    Some(bar) => bar.suspend(|| report(&names[source], outcome.line, *column, reason)),
-                    None => report(&names[source], outcome.line, *column, reason),
+                    Some(bar) => bar.suspend(|| report(&names[source], problem)),
+                    None => report(&names[source], problem),
                 }
             }
         }
@@ -218,21 +309,22 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
             bar.inc(bytes);
         }
     }
-    if let Err(e) = out.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(format!("cannot write the output: {e}"));
-        }
+    match out.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(failed(e)),
+        _ => {}
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    failure.map_or(Ok(summary), Err)
+    Ok(summary)
 }
 
-/// `lazydoku: FILE:LINE[:COLUMN]: reason` on stderr.
-fn report(name: &str, line: usize, column: Option<usize>, reason: &str) {
-    match column {
-        Some(column) => eprintln!("lazydoku: {name}:{line}:{column}: {reason}"),
-        None => eprintln!("lazydoku: {name}:{line}: {reason}"),
-    }
+/// `lazydoku: FILE:LINE[:COLUMN]: reason` on stderr; nothing if stderr is
+/// gone.
+fn report(name: &str, problem: &Problem) {
+    let mut err = io::stderr().lock();
+    let _ = match problem.column {
+        Some(column) => writeln!(err, "lazydoku: {name}:{}:{column}: {}", problem.line, problem.reason),
+        None => writeln!(err, "lazydoku: {name}:{}: {}", problem.line, problem.reason),
+    };
 }

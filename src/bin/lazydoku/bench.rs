@@ -1,8 +1,10 @@
 //! `lazydoku bench`: the speed table of the comparison harness, for
 //! lazydoku alone, on any dataset.
 
+use std::io::{self, Write};
 use std::time::Instant;
 
+use lazydoku::format::Parser;
 use lazydoku::{Board, search};
 
 use crate::input::{Mode, Record, Records, Source};
@@ -11,14 +13,27 @@ use crate::input::{Mode, Record, Records, Source};
 /// solution and prove it unique (count to 2, best of `rounds`), solutions
 /// found, guesses per puzzle, and the share solved without a guess.
 pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
-    println!(
+    // Every file is checked before any time is spent.
+    for file in files {
+        match std::fs::metadata(file) {
+            Ok(meta) if meta.is_dir() => return Err(format!("{file}: is a directory; give the files in it")),
+            Ok(_) => {}
+            Err(e) => return Err(format!("{file}: {e}")),
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let header = format!(
         "{:<40} {:>8} {:>10} {:>9} {:>10} {:>9}",
         "dataset", "puzzles", "µs/puzzle", "unique", "guesses", "no guess"
     );
+    if !write_line(&mut out, &header)? {
+        return Ok(true);
+    }
     let mut all_read = true;
     for file in files {
-        let source = Source::from_argument(file)?;
-        let mut records = Records::new(source.open()?, Mode::Line);
+        let source = Source::File(file.clone());
+        let mut records = Records::new(source.open()?, Mode::Line, Parser::new());
         let mut boards = Vec::new();
         while let Some(record) = records.next_record().map_err(|e| format!("{file}: {e}"))? {
             match &record {
@@ -26,13 +41,14 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
                     Ok(board) => boards.push(board),
                     Err(e) => {
                         all_read = false;
-                        eprintln!("lazydoku: {file}:{}: {e}", record.line());
+                        let _ = writeln!(io::stderr(), "lazydoku: {file}:{}: {e}", record.line());
                     }
                 },
                 Record::Unreadable { line, reason, .. } => {
                     all_read = false;
-                    eprintln!("lazydoku: {file}:{line}: {reason}");
+                    let _ = writeln!(io::stderr(), "lazydoku: {file}:{line}: {reason}");
                 }
+                Record::Text { .. } => {}
             }
         }
         let mut best = f64::INFINITY;
@@ -47,7 +63,7 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
         let (n, total_guesses) = (boards.len().max(1) as f64, guesses.iter().sum::<usize>() as f64);
         #[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
         let no_guess = guesses.iter().filter(|&&g| g == 0).count() as f64 / n * 100.0;
-        println!(
+        let row = format!(
             "{:<40} {:>8} {:>10.2} {:>9} {:>10.1} {:>8.1}%",
             file,
             boards.len(),
@@ -56,8 +72,21 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
             total_guesses / n,
             no_guess
         );
+        if !write_line(&mut out, &row)? {
+            break;
+        }
     }
     Ok(all_read)
+}
+
+/// Writes one line at once; `Ok(false)` when the reader of the output is
+/// gone, an error when the output cannot be written.
+fn write_line(out: &mut impl Write, line: &str) -> Result<bool, String> {
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
 }
 
 /// Children built at a branch with two or more candidates by the depth-first

@@ -1,21 +1,34 @@
 //! Reading puzzles as a stream: from arguments, files or stdin, one per line
-//! or one multi-line grid, with every bad line reported and skipped.
+//! or as multi-line grids, with every line accounted for. Blank, comment and
+//! header lines come back as text to pass through, so that the output lines
+//! up with the input.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::Path;
+
+use lazydoku::Shape;
+use lazydoku::board::MAX_SIDE;
+use lazydoku::format::Parser;
 
 /// The longest line read as a puzzle: a 25x25 board is 625 cells, and a
 /// comment may follow. A longer line is reported and skipped unread.
 pub const MAX_LINE: usize = 64 * 1024;
 
-/// The most a multi-line grid may hold.
-const MAX_GRID: usize = 1024 * 1024;
+/// The most lines a multi-line puzzle may span: 25 rows, separators between
+/// and around the boxes, and room for a matrix written loosely.
+const MAX_PUZZLE_LINES: usize = 64;
+
+/// A source opened for reading; its buffer shows what can be read without
+/// waiting.
+pub type Reader = BufReader<Box<dyn Read + Send>>;
 
 /// One input: a file, stdin, or a puzzle given as an argument.
 #[derive(Clone, Debug)]
 pub enum Source {
     Stdin,
+    /// A path: a regular file, or anything else that reads like one (a FIFO,
+    /// `/dev/stdin`, a process substitution).
     File(String),
     Argument(String),
     /// The set solved when no command is given.
@@ -23,16 +36,20 @@ pub enum Source {
 }
 
 impl Source {
-    /// `-` is stdin, an existing path is a file, anything else is a puzzle.
-    pub fn from_argument(arg: &str) -> Result<Source, String> {
+    /// `-` is stdin, an existing path is a file, anything else a puzzle,
+    /// unless it looks like a path and is no puzzle: then it is a missing
+    /// file, and the error says so.
+    pub fn from_argument(arg: &str, parser: Parser) -> Result<Source, String> {
         if arg == "-" {
-            Ok(Source::Stdin)
-        } else if Path::new(arg).is_file() {
-            Ok(Source::File(arg.to_owned()))
-        } else if looks_like_puzzle(arg) {
-            Ok(Source::Argument(arg.to_owned()))
-        } else {
-            Err(format!("{arg}: no such file, and not a puzzle either"))
+            return Ok(Source::Stdin);
+        }
+        match std::fs::metadata(arg) {
+            Ok(meta) if meta.is_dir() => Err(format!("{arg}: is a directory; give the files in it")),
+            Ok(_) => Ok(Source::File(arg.to_owned())),
+            Err(_) if looks_like_path(arg) && parser.parse_board(arg).is_err() => {
+                Err(format!("{arg}: no such file"))
+            }
+            Err(_) => Ok(Source::Argument(arg.to_owned())),
         }
     }
 
@@ -46,44 +63,75 @@ impl Source {
         }
     }
 
-    /// The size in bytes, when known in advance (for the progress bar).
+    /// The name in JSON records: the path, `-` for stdin, none for a puzzle
+    /// given in place.
+    pub fn file_name(&self) -> Option<&str> {
+        match self {
+            Source::Stdin => Some("-"),
+            Source::File(path) => Some(path),
+            Source::Argument(_) | Source::Bundled(_) => None,
+        }
+    }
+
+    /// The size in bytes of a regular file (for the progress bar).
     pub fn size(&self) -> Option<u64> {
         match self {
-            Source::File(path) => std::fs::metadata(path).ok().map(|m| m.len()),
+            Source::File(path) => std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file).map(|m| m.len()),
             _ => None,
         }
     }
 
-    pub fn open(&self) -> Result<Box<dyn BufRead + Send>, String> {
-        Ok(match self {
-            Source::Stdin => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
-            Source::File(path) => {
-                Box::new(BufReader::with_capacity(1 << 16, File::open(path).map_err(|e| format!("{path}: {e}"))?))
-            }
+    /// Whether reading may wait on a writer (a pipe, a terminal), so that
+    /// answers should not wait for more input before they leave.
+    pub fn may_block(&self) -> bool {
+        match self {
+            Source::Stdin => true,
+            Source::File(path) => !std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+            Source::Argument(_) | Source::Bundled(_) => false,
+        }
+    }
+
+    pub fn open(&self) -> Result<Reader, String> {
+        let inner: Box<dyn Read + Send> = match self {
+            Source::Stdin => Box::new(io::stdin()),
+            Source::File(path) => Box::new(File::open(path).map_err(|e| format!("{path}: {e}"))?),
             Source::Argument(text) => Box::new(io::Cursor::new(text.clone().into_bytes())),
             Source::Bundled(text) => Box::new(io::Cursor::new(text.as_bytes())),
-        })
+        };
+        Ok(BufReader::with_capacity(1 << 16, inner))
     }
 }
 
-/// Whether an argument is meant as a puzzle rather than a path.
-fn looks_like_puzzle(arg: &str) -> bool {
-    !arg.contains('/') && arg.chars().all(|c| c.is_ascii_alphanumeric() || " .,_|-+[]\n\r\t#".contains(c))
+/// A path has a `/`, or ends in an extension such as `.txt` (a letter after
+/// the last dot, then at most four letters or digits).
+pub fn looks_like_path(arg: &str) -> bool {
+    if arg.contains('/') {
+        return true;
+    }
+    arg.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && ext.len() <= 5
+            && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+    })
 }
 
-/// What one input line (or grid) turned out to be.
+/// What some input lines turned out to be.
 #[derive(Clone, Debug)]
 pub enum Record {
-    /// A puzzle's text, and its first line's number from 1.
-    Puzzle { line: usize, text: String },
-    /// A line that could not be read as text.
-    Unreadable { line: usize, column: usize, reason: String },
+    /// A puzzle's text, its first line's number from 1, and how many lines
+    /// it spans.
+    Puzzle { line: usize, lines: usize, text: String },
+    /// A puzzle that could not be read as text.
+    Unreadable { line: usize, lines: usize, column: usize, reason: String },
+    /// A blank, comment or header line, passed through as it is.
+    Text { line: usize, text: String },
 }
 
 impl Record {
     pub fn line(&self) -> usize {
         match self {
-            Record::Puzzle { line, .. } | Record::Unreadable { line, .. } => *line,
+            Record::Puzzle { line, .. } | Record::Unreadable { line, .. } | Record::Text { line, .. } => *line,
         }
     }
 }
@@ -91,138 +139,338 @@ impl Record {
 /// How a source holds its puzzles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
-    /// One puzzle per line when the first puzzle line is a whole board (or a
-    /// single token longer than any row); otherwise one multi-line puzzle.
+    /// Each line decides: a whole board on one line is a puzzle, shorter
+    /// rows make up grids, `[` starts a matrix.
     Auto,
     /// One puzzle per line.
     Line,
-    /// The whole input is one puzzle.
+    /// Multi-line grids only: every content line is a row.
     Grid,
 }
 
-/// Reads records from one source, one per line, or the whole source as one
-/// puzzle when its first content line is not a whole puzzle by itself.
+/// One line of input, before it is classified.
+enum Line {
+    Text(String),
+    /// Longer than `MAX_LINE` or not UTF-8: the column and the reason.
+    Unreadable(usize, String),
+}
+
+/// A grid being gathered: its lines, rows so far, and the width of its rows.
+struct Grid {
+    first: usize,
+    lines: Vec<String>,
+    rows: usize,
+    width: usize,
+}
+
+/// Reads records from one source.
 pub struct Records {
     mode: Mode,
-    reader: Box<dyn BufRead + Send>,
+    parser: Parser,
+    reader: Reader,
+    /// Lines read so far.
     line: usize,
     /// Bytes consumed so far.
     pub bytes: u64,
-    /// Whether the first content line has decided the mode.
-    decided: bool,
+    /// The last line ended with a lone CR, so a LF right after it is that
+    /// line's ending, not an empty line.
+    after_cr: bool,
+    /// Records complete but not returned yet.
+    ready: VecDeque<Record>,
+    /// A line read past the end of a grid, to be looked at next.
+    pending: Option<(usize, Line)>,
     done: bool,
 }
 
 impl Records {
-    pub fn new(reader: Box<dyn BufRead + Send>, mode: Mode) -> Records {
-        Records { mode, reader, line: 0, bytes: 0, decided: false, done: false }
+    pub fn new(reader: Reader, mode: Mode, parser: Parser) -> Records {
+        Records {
+            mode,
+            parser,
+            reader,
+            line: 0,
+            bytes: 0,
+            after_cr: false,
+            ready: VecDeque::new(),
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// Whether the next record can be had without reading, or from what
+    /// is already buffered: when not, reading may wait on the writer.
+    pub fn has_buffered(&self) -> bool {
+        !self.ready.is_empty() || self.pending.is_some() || !self.reader.buffer().is_empty()
     }
 
     /// The next record, `Ok(None)` at the end, `Err` for an I/O error.
     pub fn next_record(&mut self) -> io::Result<Option<Record>> {
-        if self.done {
-            return Ok(None);
+        if let Some(record) = self.ready.pop_front() {
+            return Ok(Some(record));
         }
+        let mut grid: Option<Grid> = None;
         loop {
-            let Some((bytes, too_long)) = self.read_line()? else {
-                self.done = true;
-                return Ok(None);
+            let next = match self.pending.take() {
+                Some(pending) => Some(pending),
+                None if self.done => None,
+                None => self.read_line()?,
             };
-            let line = self.line;
-            if too_long {
-                let reason = format!(
-                    "the line is longer than {MAX_LINE} bytes; a puzzle line is at most 625 cells and a comment"
-                );
-                return Ok(Some(Record::Unreadable { line, column: MAX_LINE + 1, reason }));
+            let Some((number, line)) = next else {
+                self.done = true;
+                return Ok(grid.map(|g| self.finish_grid(g)).or_else(|| self.ready.pop_front()));
+            };
+            let text = match line {
+                Line::Unreadable(column, reason) => {
+                    if let Some(g) = grid {
+                        self.pending = Some((number, Line::Unreadable(column, reason)));
+                        return Ok(Some(self.finish_grid(g)));
+                    }
+                    return Ok(Some(Record::Unreadable { line: number, lines: 1, column, reason }));
+                }
+                Line::Text(text) => text,
+            };
+            let kind = self.classify(&text, grid.as_ref());
+            match (kind, grid.as_mut()) {
+                (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text })),
+                (Kind::Separator | Kind::Row(_), Some(g)) if g.lines.len() < MAX_PUZZLE_LINES => {
+                    if let Kind::Row(width) = kind {
+                        if g.rows == 0 {
+                            g.width = width;
+                        }
+                        g.rows += 1;
+                    }
+                    g.lines.push(text);
+                    if g.rows > 0 && g.rows >= g.width {
+                        return Ok(grid.map(|g| self.finish_grid(g)));
+                    }
+                }
+                (_, Some(_)) => {
+                    // Anything else ends the grid, and is looked at afresh.
+                    self.pending = Some((number, Line::Text(text)));
+                    return Ok(grid.map(|g| self.finish_grid(g)));
+                }
+                (Kind::LinePuzzle, None) => {
+                    return Ok(Some(Record::Puzzle { line: number, lines: 1, text }));
+                }
+                (Kind::Matrix, None) => return self.matrix(number, text).map(Some),
+                (Kind::Separator, None) => grid = Some(Grid { first: number, lines: vec![text], rows: 0, width: 0 }),
+                (Kind::Row(width), None) => {
+                    grid = Some(Grid { first: number, lines: vec![text], rows: 1, width });
+                }
             }
-            let mut text = match String::from_utf8(bytes) {
-                Ok(text) => text,
+        }
+    }
+
+    /// A grid's lines as one puzzle; lines of separators alone, with no row,
+    /// pass through as text (a border under a grid, say).
+    fn finish_grid(&mut self, grid: Grid) -> Record {
+        let lines = grid.lines.len();
+        if grid.rows == 0 && lines > 0 {
+            let mut records = grid.lines.into_iter().zip(grid.first..).map(|(text, line)| Record::Text { line, text });
+            let first = records.next();
+            self.ready.extend(records);
+            return first.unwrap_or(Record::Text { line: grid.first, text: String::new() });
+        }
+        Record::Puzzle { line: grid.first, lines, text: grid.lines.join("\n") }
+    }
+
+    /// A matrix: lines until its brackets close.
+    fn matrix(&mut self, number: usize, first: String) -> io::Result<Record> {
+        let depth = |text: &str| text.matches('[').count() as isize - text.matches(']').count() as isize;
+        let mut open = depth(&first);
+        let mut lines = vec![first];
+        while open > 0 && lines.len() < MAX_PUZZLE_LINES {
+            match self.read_line()? {
+                Some((_, Line::Text(text))) => {
+                    open += depth(&text);
+                    lines.push(text);
+                }
+                Some((at, unreadable)) => {
+                    self.pending = Some((at, unreadable));
+                    break;
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        Ok(Record::Puzzle { line: number, lines: lines.len(), text: lines.join("\n") })
+    }
+
+    /// What a line is, given the grid being gathered, if any.
+    fn classify(&self, text: &str, grid: Option<&Grid>) -> Kind {
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return Kind::Pass;
+        }
+        if self.mode == Mode::Line {
+            return Kind::LinePuzzle;
+        }
+        if is_header(trimmed) {
+            return Kind::Pass;
+        }
+        if grid.is_none() && trimmed.starts_with('[') {
+            return Kind::Matrix;
+        }
+        if is_separator(trimmed) {
+            return Kind::Separator;
+        }
+        // At most one past the largest row: enough to tell.
+        let cells = trimmed.chars().filter(|&c| !c.is_whitespace() && c != '|').take(MAX_SIDE * MAX_SIDE + 1).count();
+        if grid.is_some() || self.mode == Mode::Grid {
+            return Kind::Row(cells);
+        }
+        let token = trimmed.split_whitespace().next().unwrap_or("");
+        let length = token.chars().count();
+        if self.is_whole_board(token, length) || length > MAX_SIDE || cells > MAX_SIDE {
+            // A whole board, or too long for a row: one line, one record, so
+            // that a malformed line is one bad record, not a bad grid.
+            return Kind::LinePuzzle;
+        }
+        Kind::Row(cells)
+    }
+
+    /// Whether a line's first token is a whole board. A 16-symbol token is a
+    /// 4x4 board unless a symbol above 4 (or the shape or hex option) makes
+    /// it a row of a 16x16 grid written without spaces.
+    fn is_whole_board(&self, token: &str, length: usize) -> bool {
+        let side = length.isqrt();
+        if side * side != length {
+            return false;
+        }
+        match self.parser.required_shape() {
+            Some(shape) => shape.cells() == length,
+            None if self.parser.is_hex() => length == 256,
+            None if length == 16 => token.chars().all(|c| matches!(c, '1'..='4' | '.' | '0' | '_')),
+            None => Shape::from_side(side).is_some(),
+        }
+    }
+
+    /// One line without its ending (LF, CRLF or a lone CR), at most
+    /// `MAX_LINE` bytes kept; a longer line is skipped to its end and
+    /// reported. The byte order mark of the first line is dropped.
+    fn read_line(&mut self) -> io::Result<Option<(usize, Line)>> {
+        let mut bytes: Vec<u8> = Vec::with_capacity(96);
+        let mut too_long = false;
+        let mut any = false;
+        loop {
+            let buffer = self.reader.fill_buf()?;
+            if buffer.is_empty() {
+                if !any {
+                    return Ok(None);
+                }
+                break;
+            }
+            if std::mem::take(&mut self.after_cr) && buffer[0] == b'\n' {
+                self.reader.consume(1);
+                self.bytes += 1;
+                continue;
+            }
+            any = true;
+            let end = buffer.iter().position(|&b| b == b'\n' || b == b'\r');
+            let take = end.unwrap_or(buffer.len());
+            if bytes.len() + take <= MAX_LINE {
+                bytes.extend_from_slice(&buffer[..take]);
+            } else {
+                too_long = true;
+            }
+            let consumed = end.map_or(take, |at| at + 1);
+            self.after_cr = end.is_some_and(|at| buffer[at] == b'\r');
+            self.reader.consume(consumed);
+            self.bytes += consumed as u64;
+            if end.is_some() {
+                break;
+            }
+        }
+        self.line += 1;
+        let number = self.line;
+        if number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            bytes.drain(..3);
+        }
+        if too_long {
+            let reason = format!(
+                "the line is longer than {MAX_LINE} bytes; a puzzle line is at most 625 cells and a comment"
+            );
+            return Ok(Some((number, Line::Unreadable(MAX_LINE + 1, reason))));
+        }
+        Ok(Some((
+            number,
+            match String::from_utf8(bytes) {
+                Ok(text) => Line::Text(text),
                 Err(e) => {
                     let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
                     let column = String::from_utf8_lossy(valid).chars().count() + 1;
-                    let reason = "invalid UTF-8; puzzles are text".to_owned();
-                    return Ok(Some(Record::Unreadable { line, column, reason }));
+                    Line::Unreadable(column, "invalid UTF-8; puzzles are text".to_owned())
                 }
-            };
-            let trimmed = text.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                continue;
-            }
-            if !self.decided {
-                // The first content line decides the mode.
-                self.decided = true;
-                let lines = match self.mode {
-                    Mode::Auto => is_line_puzzle(trimmed),
-                    Mode::Line => true,
-                    Mode::Grid => false,
-                };
-                if !lines {
-                    return self.whole_grid(line, text).map(Some);
-                }
-            }
-            // Drop the line break in place: no second allocation per line.
-            let kept = text.trim_end_matches(['\n', '\r']).len();
-            text.truncate(kept);
-            return Ok(Some(Record::Puzzle { line, text }));
-        }
-    }
-
-    /// Reads the rest of the source as one multi-line puzzle.
-    fn whole_grid(&mut self, line: usize, first: String) -> io::Result<Record> {
-        self.done = true;
-        let mut rest = Vec::new();
-        let limit = u64::try_from(MAX_GRID).unwrap_or(u64::MAX);
-        self.reader.by_ref().take(limit).read_to_end(&mut rest)?;
-        self.bytes += rest.len() as u64;
-        if rest.len() >= MAX_GRID {
-            let reason = format!("a multi-line puzzle is at most {MAX_GRID} bytes; put one puzzle per line instead");
-            return Ok(Record::Unreadable { line, column: 1, reason });
-        }
-        match String::from_utf8(rest) {
-            Ok(rest) => Ok(Record::Puzzle { line, text: first + &rest }),
-            Err(_) => Ok(Record::Unreadable { line, column: 1, reason: "invalid UTF-8; puzzles are text".to_owned() }),
-        }
-    }
-
-    /// One line with its newline, at most `MAX_LINE` bytes kept; a longer
-    /// line is skipped to its end and flagged.
-    fn read_line(&mut self) -> io::Result<Option<(Vec<u8>, bool)>> {
-        let mut bytes = Vec::with_capacity(96);
-        let limit = (MAX_LINE + 1) as u64;
-        let n = self.reader.by_ref().take(limit).read_until(b'\n', &mut bytes)?;
-        if n == 0 {
-            return Ok(None);
-        }
-        self.line += 1;
-        self.bytes += n as u64;
-        if bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n') {
-            // Skip the rest of the line without holding it.
-            loop {
-                let buffer = self.reader.fill_buf()?;
-                if buffer.is_empty() {
-                    break;
-                }
-                if let Some(at) = buffer.iter().position(|&b| b == b'\n') {
-                    self.reader.consume(at + 1);
-                    self.bytes += at as u64 + 1;
-                    break;
-                }
-                let len = buffer.len();
-                self.reader.consume(len);
-                self.bytes += len as u64;
-            }
-            return Ok(Some((Vec::new(), true)));
-        }
-        Ok(Some((bytes, false)))
+            },
+        )))
     }
 }
 
-/// Whether a line reads as a one-line puzzle: its first token has the
-/// length of a whole board, or is longer than any grid row (so a malformed
-/// line of a dataset stays one bad line, not a bad whole file).
-fn is_line_puzzle(line: &str) -> bool {
-    let token = line.split_whitespace().next().unwrap_or("");
-    let n = token.chars().count();
-    let side = n.isqrt();
-    !token.starts_with('[') && ((side >= 4 && side * side == n) || n > lazydoku::board::MAX_SIDE)
+/// What one line is, for the reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Blank, comment or header: passed through.
+    Pass,
+    /// A whole puzzle on one line.
+    LinePuzzle,
+    /// The first line of a matrix.
+    Matrix,
+    /// A line of `-`, `+`, `|` and `=` between boxes.
+    Separator,
+    /// A grid row with this many cells.
+    Row(usize),
+}
+
+/// A line of `-`, `=`, `+` and `|` only, with at least one dash.
+fn is_separator(line: &str) -> bool {
+    line.contains(['-', '=']) && line.chars().all(|c| c.is_whitespace() || "-=+|".contains(c))
+}
+
+/// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of
+/// them a word of letters. Rows are one token, or single symbols apart.
+fn is_header(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let first = words.next();
+    words.next().is_some()
+        && line.split_whitespace().any(|w| w.chars().filter(char::is_ascii_alphabetic).nth(1).is_some())
+        && first.is_some_and(|w| !w.starts_with('['))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(input: &str, mode: Mode) -> Vec<Record> {
+        let reader: Box<dyn Read + Send> = Box::new(io::Cursor::new(input.as_bytes().to_vec()));
+        let mut records = Records::new(BufReader::new(reader), mode, Parser::new());
+        std::iter::from_fn(|| records.next_record().unwrap()).collect()
+    }
+
+    fn kinds(input: &str) -> Vec<(usize, usize, char)> {
+        records(input, Mode::Auto)
+            .iter()
+            .map(|r| match r {
+                Record::Puzzle { line, lines, .. } => (*line, *lines, 'P'),
+                Record::Unreadable { line, lines, .. } => (*line, *lines, 'U'),
+                Record::Text { line, .. } => (*line, 1, 'T'),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn line_endings_of_every_kind_end_lines() {
+        let p = ".".repeat(81);
+        assert_eq!(kinds(&format!("{p}\r{p}\r\n{p}\n{p}")), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 1, 'P')]);
+        assert_eq!(kinds(&format!("\u{feff}{p}\n")), [(1, 1, 'P')]);
+    }
+
+    #[test]
+    fn paths_are_told_from_puzzles() {
+        assert!(looks_like_path("puzzles.txt"));
+        assert!(looks_like_path("a/b"));
+        assert!(!looks_like_path("..3.2.6..9"));
+        assert!(!looks_like_path(&".".repeat(81)));
+    }
 }

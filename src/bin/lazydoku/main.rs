@@ -7,12 +7,13 @@ mod bench;
 mod input;
 mod trace;
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use lazydoku::Shape;
+use lazydoku::search::Budget;
 use lazydoku::format::Parser as PuzzleParser;
 
 use answer::{Format, Order, Settings, Task};
@@ -26,12 +27,15 @@ const AFTER_HELP: &str = "\
 Without a command, lazydoku solves a bundled set of 95 hard puzzles and prints a summary.
 
 Input: puzzles as arguments, files, or `-` for stdin (the default when stdin is not a
-terminal). One puzzle per line (`#` starts a comment line; a trailing comment after white
-space is kept), or a single multi-line grid, a Go-style spaced grid or a nested matrix.
+terminal). One puzzle per line (a trailing comment after white space is kept), multi-line
+grids (with or without spaces and separators; several in a file, apart by blank lines or
+header lines such as `Grid 01`), or nested matrices. Blank lines, `#` comments and headers
+pass through to the output unchanged, so output line N belongs to input line N.
 
-Output: exactly one line per puzzle, in input order (`all` prints a line per solution).
-A puzzle without solution, or a malformed one, says so on its own line and on stderr with
-its line (and column), and the batch goes on.
+Output: one answer per puzzle, in input order, as many lines as the puzzle took (`all`
+prints every solution). A puzzle without solution, a malformed one, or one stopped by
+--timeout or --max-nodes says so in its place and on stderr with its line (and column),
+and the batch goes on.
 
 Exit status: 0 when everything asked for was found, 1 when some puzzle had no solution,
 was malformed or was stopped, 2 for a usage or I/O error.
@@ -65,17 +69,17 @@ enum Command {
     /// Print the number of solutions of each puzzle, counting no further than --limit.
     #[command(after_help = "Example:\n  lazydoku count --limit 10 puzzles.txt")]
     Count {
-        /// Stop counting at this many solutions.
-        #[arg(long, default_value_t = 2)]
+        /// Stop counting at this many solutions (at least 1).
+        #[arg(long, default_value_t = 2, value_parser = at_least_one)]
         limit: usize,
         #[command(flatten)]
         args: BatchArgs,
     },
-    /// Print the solutions of each puzzle lazily, one per line, stopping at --limit.
-    #[command(after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'")]
+    /// Print the solutions of each puzzle as they are found, one per line, stopping at --limit.
+    #[command(after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3")]
     All {
         /// Stop after this many solutions of a puzzle (default: all of them).
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         limit: Option<usize>,
         #[command(flatten)]
         args: BatchArgs,
@@ -97,9 +101,10 @@ enum Command {
         /// Milliseconds between frames of the animation.
         #[arg(long, default_value_t = 40)]
         delay: u64,
-        /// Stop a breadth- or best-first search whose frontier passes this many boards.
-        #[arg(long, default_value_t = 1_000_000)]
-        max_frontier: usize,
+        /// Stop a breadth- or best-first search whose frontier holds more than this
+        /// (bytes, or with K, M or G).
+        #[arg(long, default_value = "1G", value_parser = parse_size)]
+        max_memory: u64,
         #[command(flatten)]
         puzzle: PuzzleArgs,
     },
@@ -125,15 +130,23 @@ struct BatchArgs {
     /// How to write answers (default: the format each puzzle came in).
     #[arg(long, value_enum)]
     format: Option<Format>,
-    /// Threads to solve with (default: every core).
-    #[arg(short, long)]
+    /// Threads to solve with (default: every core; at most one per core).
+    #[arg(short, long, value_parser = at_least_one)]
     jobs: Option<usize>,
     /// No summary on stderr.
     #[arg(short, long)]
     quiet: bool,
-    /// Stop a breadth- or best-first search whose frontier passes this many boards.
-    #[arg(long, default_value_t = 1_000_000)]
-    max_frontier: usize,
+    /// Stop a breadth- or best-first search whose frontier holds more than this, per
+    /// puzzle (bytes, or with K, M or G).
+    #[arg(long, default_value = "1G", value_parser = parse_size)]
+    max_memory: u64,
+    /// Stop a puzzle that takes longer than this many seconds, and go on with the next.
+    #[arg(long, value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// Stop a puzzle whose search visits more than this many boards (the same on every
+    /// machine), and go on with the next.
+    #[arg(long, value_parser = at_least_one)]
+    max_nodes: Option<usize>,
     /// How the input holds its puzzles.
     #[arg(long, value_enum, default_value_t = Mode::Auto)]
     input: Mode,
@@ -149,7 +162,7 @@ struct PuzzleArgs {
     /// Both main diagonals are regions too (X-sudoku).
     #[arg(long)]
     x: bool,
-    /// 16x16 puzzles in the hexadecimal 0-F convention.
+    /// 16x16 puzzles in the hexadecimal 0-F convention, read and written.
     #[arg(long)]
     hex: bool,
 }
@@ -168,19 +181,56 @@ fn parse_shape(text: &str) -> Result<Shape, String> {
     let (rows, cols) = text.split_once(['x', 'X']).ok_or("write the box shape as ROWSxCOLUMNS, as 2x3")?;
     let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("{t:?} is not a number"));
     Shape::try_new(number(rows)?, number(cols)?)
-        .ok_or_else(|| "box sides must be at least 2 and the board side at most 25".to_owned())
+        .ok_or_else(|| "box sides must be at least 2 and the board side (their product) at most 25".to_owned())
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number")),
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text.parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds.is_finite()) {
+        return Err("must be a positive number of seconds".to_owned());
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+}
+
+/// Bytes, with an optional K, M or G (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let digits = upper.trim_end_matches(['B', 'I']);
+    let (number, shift) = match digits.chars().last() {
+        Some('K') => (&digits[..digits.len() - 1], 10),
+        Some('M') => (&digits[..digits.len() - 1], 20),
+        Some('G') => (&digits[..digits.len() - 1], 30),
+        _ => (digits, 0),
+    };
+    let n: u64 = number.trim().parse().map_err(|_| format!("{text:?} is not a size; write it as 512M or 2G"))?;
+    n.checked_mul(1 << shift).filter(|&n| n > 0).ok_or_else(|| format!("{text:?} is not a size from 1 byte to 16 EiB"))
 }
 
 fn main() -> ExitCode {
+    if let Some(message) = misplaced_input() {
+        say(&message);
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
-        None => run_batch(Ok(vec![Source::Bundled(DEFAULT_SET)]), Task::Solve, &BatchArgs::bundled()),
-        Some(Command::Solve(args)) => run_batch(sources(&args.inputs), Task::Solve, &args),
-        Some(Command::Count { limit, args }) => run_batch(sources(&args.inputs), Task::Count(limit), &args),
-        Some(Command::All { limit, args }) => run_batch(sources(&args.inputs), Task::All(limit), &args),
-        Some(Command::Check(args)) => run_batch(sources(&args.inputs), Task::Check, &args),
-        Some(Command::Trace { input, order, limit, delay, max_frontier, puzzle }) => {
-            run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_frontier }, &puzzle)
+        None if std::io::stdin().is_terminal() => {
+            run_batch(Ok(vec![Source::Bundled(DEFAULT_SET)]), Task::Solve, &BatchArgs::default_for_bare())
+        }
+        None => run_batch(Ok(vec![Source::Stdin]), Task::Solve, &BatchArgs::default_for_bare()),
+        Some(Command::Solve(args)) => run_batch(sources(&args), Task::Solve, &args),
+        Some(Command::Count { limit, args }) => run_batch(sources(&args), Task::Count(limit), &args),
+        Some(Command::All { limit, args }) => run_batch(sources(&args), Task::All(limit), &args),
+        Some(Command::Check(args)) => run_batch(sources(&args), Task::Check, &args),
+        Some(Command::Trace { input, order, limit, delay, max_memory, puzzle }) => {
+            run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
         Some(Command::Bench { files, rounds }) => bench::run(&files, rounds),
     };
@@ -188,45 +238,92 @@ fn main() -> ExitCode {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(message) => {
-            eprintln!("lazydoku: {message}");
+            say(&message);
             ExitCode::from(2)
         }
     }
 }
 
+/// `lazydoku: message` on stderr; nothing if stderr is gone.
+fn say(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "lazydoku: {message}");
+}
+
+/// A file or puzzle given where the command belongs (`lazydoku FILE`): the
+/// message that names the command meant.
+fn misplaced_input() -> Option<String> {
+    const COMMANDS: [&str; 7] = ["solve", "count", "all", "check", "trace", "bench", "help"];
+    let first = std::env::args().nth(1)?;
+    if first.starts_with('-') || COMMANDS.contains(&first.as_str()) {
+        return None;
+    }
+    let is_file = std::path::Path::new(&first).exists();
+    let is_puzzle = first.parse::<lazydoku::Board>().is_ok() || input::looks_like_path(&first);
+    (is_file || is_puzzle).then(|| {
+        let plain = first.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c));
+        let quoted = if plain { first.clone() } else { format!("'{first}'") };
+        format!("{quoted} is not a command; to solve it, run: lazydoku solve {quoted}")
+    })
+}
+
 impl BatchArgs {
-    /// The bundled set, solved with the defaults.
-    fn bundled() -> BatchArgs {
+    /// What bare `lazydoku` runs with.
+    fn default_for_bare() -> BatchArgs {
         BatchArgs {
             inputs: Vec::new(),
             order: Order::Dfs,
             format: None,
             jobs: None,
             quiet: false,
-            max_frontier: 1_000_000,
+            max_memory: 1 << 30,
+            timeout: None,
+            max_nodes: None,
             input: Mode::Auto,
             puzzle: PuzzleArgs { shape: None, x: false, hex: false },
         }
     }
+
+    fn budget(&self) -> Budget {
+        let budget = match self.timeout {
+            Some(limit) => Budget::time(limit),
+            None => Budget::UNLIMITED,
+        };
+        match self.max_nodes {
+            Some(nodes) => budget.and_nodes(u64::try_from(nodes).unwrap_or(u64::MAX)),
+            None => budget,
+        }
+    }
 }
 
-fn sources(inputs: &[String]) -> Result<Vec<Source>, String> {
-    if inputs.is_empty() {
+fn sources(args: &BatchArgs) -> Result<Vec<Source>, String> {
+    if args.inputs.is_empty() {
         if std::io::stdin().is_terminal() {
             return Err("no puzzle given: pass a puzzle, a file, or `-` for stdin (see --help)".to_owned());
         }
         return Ok(vec![Source::Stdin]);
     }
-    inputs.iter().map(|i| Source::from_argument(i)).collect()
+    let parser = args.puzzle.parser();
+    args.inputs.iter().map(|i| Source::from_argument(i, parser)).collect()
 }
 
 fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs) -> Result<bool, String> {
     let sources = sources?;
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let jobs = match args.jobs {
+        Some(jobs) if jobs > cores => {
+            if !args.quiet {
+                say(&format!("--jobs {jobs} is more than the {cores} cores here; using {cores}"));
+            }
+            cores
+        }
+        Some(jobs) => jobs,
+        None => cores,
+    };
     let settings = Settings {
         task,
         order: args.order,
-        max_frontier: args.max_frontier,
+        max_memory: args.max_memory,
+        budget: args.budget(),
         format: args.format,
         parser: args.puzzle.parser(),
     };
@@ -235,19 +332,26 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
+    let parser = puzzle.parser();
     let source = match input {
-        Some(input) => Source::from_argument(&input)?,
-        None => sources(&[])?.remove(0),
+        Some(input) => Source::from_argument(&input, parser)?,
+        None if std::io::stdin().is_terminal() => {
+            return Err("no puzzle given: pass a puzzle, a file, or `-` for stdin (see --help)".to_owned());
+        }
+        None => Source::Stdin,
     };
-    let mut records = Records::new(source.open()?, Mode::Auto);
-    let record = records.next_record().map_err(|e| format!("{}: {e}", source.name()))?;
-    let Some(record) = record else { return Err(format!("{}: no puzzle found", source.name())) };
-    let text = match &record {
-        Record::Puzzle { text, .. } => text,
-        Record::Unreadable { line, column, reason } => {
-            return Err(format!("{}:{line}:{column}: {reason}", source.name()));
+    let mut records = Records::new(source.open()?, Mode::Auto, parser);
+    let text = loop {
+        match records.next_record().map_err(|e| format!("{}: {e}", source.name()))? {
+            None => return Err(format!("{}: no puzzle found", source.name())),
+            Some(Record::Text { .. }) => {}
+            Some(Record::Unreadable { line, column, reason, .. }) => {
+                return Err(format!("{}:{line}:{column}: {reason}", source.name()));
+            }
+            Some(Record::Puzzle { line, text, .. }) => break (line, text),
         }
     };
-    let board = puzzle.parser().parse_board(text).map_err(|e| format!("{}:{}: {e}", source.name(), record.line()))?;
+    let (line, text) = text;
+    let board = parser.parse_board(&text).map_err(|e| format!("{}:{line}: {e}", source.name()))?;
     trace.run(&board)
 }

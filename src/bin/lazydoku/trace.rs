@@ -13,7 +13,8 @@ pub struct Trace {
     pub order: Order,
     pub limit: usize,
     pub delay: Duration,
-    pub max_frontier: usize,
+    /// The most a breadth- or best-first frontier may hold, in bytes.
+    pub max_memory: u64,
 }
 
 impl Trace {
@@ -38,11 +39,19 @@ impl Trace {
         let stdout = io::stdout();
         let mut out = io::BufWriter::new(stdout.lock());
         let fail = |e: io::Error| format!("cannot write the output: {e}");
+        let mut entry = None;
         for step in 1..=self.limit {
-            if steps.frontier().len() > self.max_frontier {
-                return Err(format!("the frontier passed {} boards; use --order dfs", self.max_frontier));
+            let Some(board) = steps.next() else {
+                out.flush().map_err(fail)?;
+                return Ok(false);
+            };
+            // A frontier entry holds a board and its child iterator's state.
+            let entry = *entry.get_or_insert(size_of::<Children>() + board.size_in_bytes());
+            let held = u64::try_from(steps.frontier().len().saturating_mul(entry)).unwrap_or(u64::MAX);
+            if held > self.max_memory {
+                out.flush().map_err(fail)?;
+                return Err(format!("the frontier passed {} bytes; use --order dfs", self.max_memory));
             }
-            let Some(board) = steps.next() else { return Ok(false) };
             let done = board.is_complete();
             if animate {
                 // Home and clear, then the grid: the board fills in place.
@@ -54,7 +63,11 @@ impl Trace {
                 return if e.kind() == io::ErrorKind::BrokenPipe { Ok(done) } else { Err(fail(e)) };
             }
             if done {
-                return Ok(true);
+                // Output that cannot be written is an error, not a success.
+                return match out.flush() {
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(fail(e)),
+                    _ => Ok(true),
+                };
             }
         }
         out.flush().map_err(fail)?;
