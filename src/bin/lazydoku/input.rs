@@ -307,25 +307,28 @@ impl Records {
         if self.mode == Mode::Line {
             return Kind::LinePuzzle;
         }
-        if is_header(trimmed) {
-            return Kind::Pass;
-        }
         if grid.is_none() && trimmed.starts_with('[') {
             return Kind::Matrix;
+        }
+        let token = trimmed.split_whitespace().next().unwrap_or("");
+        let length = token.chars().count();
+        let free = grid.is_none() && self.mode == Mode::Auto;
+        if free && (self.is_whole_board(token, length) || length > MAX_SIDE) {
+            // A whole board, perhaps with a comment, or too long for a row:
+            // one line, one record, so that a malformed line is one bad
+            // record, not a bad grid.
+            return Kind::LinePuzzle;
+        }
+        if is_header(trimmed) {
+            return Kind::Pass;
         }
         if is_separator(trimmed) {
             return Kind::Separator;
         }
-        // At most one past the largest row: enough to tell.
+        // At most one past the largest board: enough to tell.
         let cells = trimmed.chars().filter(|&c| !c.is_whitespace() && c != '|').take(MAX_SIDE * MAX_SIDE + 1).count();
-        if grid.is_some() || self.mode == Mode::Grid {
-            return Kind::Row(cells);
-        }
-        let token = trimmed.split_whitespace().next().unwrap_or("");
-        let length = token.chars().count();
-        if self.is_whole_board(token, length) || length > MAX_SIDE || cells > MAX_SIDE {
-            // A whole board, or too long for a row: one line, one record, so
-            // that a malformed line is one bad record, not a bad grid.
+        if free && cells > MAX_SIDE {
+            // Digits apart by spaces, a whole board on one line.
             return Kind::LinePuzzle;
         }
         Kind::Row(cells)

@@ -1,0 +1,374 @@
+//! The command line as a Unix filter: streaming, one line in and one line
+//! out, arguments and input that never surprise. Each test is named after
+//! what went wrong before it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+const EASY_SOLVED: &str = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+/// A guard against hanging forever, not a speed check: each step it guards
+/// takes milliseconds.
+const HANG: Duration = Duration::from_secs(120);
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_lazydoku")
+}
+
+fn lazydoku() -> Command {
+    Command::new(bin())
+}
+
+fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
+    let mut child =
+        lazydoku().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.as_ref().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn bash(script: &str) -> Output {
+    // The script names the binary as "$0".
+    Command::new("bash").args(["-c", script, bin()]).stdin(Stdio::null()).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lazydoku-filter-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// Reads lines from a child's stdout on another thread, so that a test can
+/// wait for one line with a guard against hanging.
+fn line_reader(child: &mut Child) -> mpsc::Receiver<String> {
+    let out = BufReader::new(child.stdout.take().unwrap());
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in out.lines() {
+            if send.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+#[test]
+fn all_streams_solutions_of_the_empty_board_instead_of_gathering_them() {
+    // The empty board has about 6.7e21 solutions: gathering them first never ends.
+    let mut child = lazydoku()
+        .args(["all", "-q", &".".repeat(81)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lines = line_reader(&mut child);
+    for _ in 0..3 {
+        let line = lines.recv_timeout(HANG).expect("a solution as soon as it is found");
+        assert_eq!(line.len(), 81);
+        assert!(!line.contains('.'));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Through `head`, the command ends once head has its lines.
+    let out = bash(r#""$0" all "$(printf '.%.0s' {1..81})" | head -3"#);
+    assert_eq!(text(&out.stdout).lines().count(), 3);
+}
+
+#[test]
+fn an_answer_leaves_before_the_next_puzzle_arrives() {
+    let mut child = lazydoku()
+        .args(["solve", "-q"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let lines = line_reader(&mut child);
+    writeln!(input, "{EASY}").unwrap();
+    input.flush().unwrap();
+    // Stdin stays open: an answer that waited for a chunk or for the end would never come.
+    assert_eq!(lines.recv_timeout(HANG).expect("the first answer while input is still open"), EASY_SOLVED);
+    writeln!(input, "{EASY}").unwrap();
+    input.flush().unwrap();
+    assert_eq!(lines.recv_timeout(HANG).expect("the second answer"), EASY_SOLVED);
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_missing_file_with_an_extension_is_named_as_missing() {
+    let out = run(&["solve", "puzzles.txt"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stderr), "lazydoku: puzzles.txt: no such file\n");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_directory_is_named_as_a_directory() {
+    let dir = std::env::temp_dir();
+    let out = run(&["solve", dir.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("is a directory"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_file_given_without_a_command_gets_the_command_suggested() {
+    let file = temp_file("plain.txt", format!("{EASY}\n"));
+    let out = run(&[file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("run: lazydoku solve {}", file.to_str().unwrap())), "{err}");
+    let out = run(&[EASY], "");
+    assert!(text(&out.stderr).contains(&format!("lazydoku solve {EASY}")), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let out = run(&["solve", "-q"], format!("\u{feff}{EASY}\n"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\n"));
+}
+
+#[test]
+fn grids_apart_by_a_blank_line_are_two_puzzles() {
+    let grid = EASY.as_bytes().chunks(9).map(|row| format!("{}\n", text(row))).collect::<String>();
+    let out = run(&["solve", "-q"], format!("{grid}\n{grid}"));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let solved = EASY_SOLVED.as_bytes().chunks(9).map(|row| format!("{}\n", text(row))).collect::<String>();
+    assert_eq!(text(&out.stdout), format!("{solved}\n{solved}"));
+}
+
+#[test]
+fn project_euler_grids_with_headers_are_read() {
+    let euler = "Grid 01\n003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n\
+                 005010300\nGrid 02\n200080300\n060070084\n030500209\n000105408\n000000000\n402706000\n301007040\n\
+                 720040060\n004010003\n";
+    let out = run(&["solve", "-q"], euler);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer = text(&out.stdout);
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines.len(), 20);
+    assert_eq!(lines[0], "Grid 01");
+    assert_eq!(lines[1], "483921657");
+    assert_eq!(lines[10], "Grid 02");
+    assert_eq!(lines[11], "245981376");
+    let check = run(&["check", "-q"], euler);
+    assert_eq!(text(&check.stdout).lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(), [
+        "Grid 01", "unique", "Grid 02", "unique"
+    ]);
+}
+
+#[test]
+fn a_matrix_of_eight_rows_of_nine_says_it_lacks_a_row() {
+    let row = "[1, 0, 0, 0, 0, 0, 0, 0, 0]";
+    let matrix = format!("[{}]", vec![row; 8].join(", "));
+    let out = run(&["solve", "-q"], &matrix);
+    assert_eq!(
+        text(&out.stdout),
+        "invalid: the grid has 8 rows but its rows have 9 cells; a board needs as many rows as columns\n"
+    );
+}
+
+#[test]
+fn a_shape_that_does_not_fit_the_line_says_what_it_expected() {
+    let out = run(&["solve", "--shape", "2x2", "-q", EASY], "");
+    assert_eq!(
+        text(&out.stdout),
+        "invalid: a one-line puzzle has 81 cells, but boxes of 2x2 make a 4x4 board of 16 cells\n"
+    );
+}
+
+#[test]
+fn zero_limits_and_jobs_are_usage_errors_and_jobs_are_capped() {
+    for args in [&["count", "--limit", "0"][..], &["all", "--limit", "0"], &["solve", "--jobs", "0"]] {
+        let out = run(&[args, &[EASY]].concat(), "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("must be at least 1"), "{}", text(&out.stderr));
+    }
+    let out = run(&["solve", "--jobs", "1000", EASY], "");
+    assert!(out.status.success());
+    assert!(text(&out.stderr).contains("--jobs 1000 is more than the"), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\n"));
+}
+
+#[test]
+fn hex_answers_are_in_hex_in_every_format() {
+    let hex = format!("0123456789ABCDEF{}", ".".repeat(240));
+    let line = text(&run(&["solve", "--hex", "-q", "--format", "line", &hex], "").stdout);
+    assert!(line.starts_with("0123456789ABCDEF"), "{line}");
+    assert!(line.trim().chars().all(|c| c.is_ascii_hexdigit()), "{line}");
+    let grid = text(&run(&["solve", "--hex", "-q", "--format", "grid", &hex], "").stdout);
+    assert!(grid.starts_with("0 1 2 3 | 4 5 6 7 | 8 9 A B | C D E F"), "{grid}");
+    let json = text(&run(&["solve", "--hex", "-q", "--format", "json", &hex], "").stdout);
+    assert!(json.contains("\"solution\":\"0123456789ABCDEF"), "{json}");
+    assert!(!json.contains('G'), "{json}");
+}
+
+#[test]
+fn bench_on_a_missing_file_is_an_error() {
+    let out = run(&["bench", "no-such-dataset.txt"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no-such-dataset.txt"), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty(), "no table row for a missing file");
+}
+
+#[test]
+fn json_records_carry_the_file_name() {
+    let file = temp_file("named.txt", format!("# comment\n{EASY}\n"));
+    let path = file.to_str().unwrap();
+    let out = run(&["solve", "--format", "json", path], "");
+    assert_eq!(
+        text(&out.stdout),
+        format!("{{\"file\":\"{path}\",\"line\":2,\"status\":\"solved\",\"solution\":\"{EASY_SOLVED}\"}}\n")
+    );
+}
+
+#[test]
+fn a_node_budget_stops_one_puzzle_and_the_batch_goes_on() {
+    let hard = ".....6....59.....82....8....45........3........6..3.54...325..6..................";
+    let out = run(&["count", "--limit", "100000", "--max-nodes", "50", "-"], format!("{hard}\n{EASY}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let answer = text(&out.stdout);
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("stopped: stopped after 50 nodes: the budget of 50 nodes was spent ("), "{}", lines[0]);
+    assert_eq!(lines[1], "1");
+    let err = text(&out.stderr);
+    assert!(err.contains("lazydoku: -:1: stopped after 50 nodes"), "{err}");
+    assert!(err.contains("1 stopped"), "{err}");
+    // The same budget stops `solve` and `all`, and a time budget stops an endless enumeration.
+    let solve = run(&["solve", "--max-nodes", "1", "-q", &".".repeat(625)], "");
+    assert!(text(&solve.stdout).starts_with("stopped: stopped after 1 nodes"), "{}", text(&solve.stdout));
+    let all = run(&["all", "--timeout", "0.2", "-q", &".".repeat(81)], "");
+    assert_eq!(all.status.code(), Some(1));
+    let last = text(&all.stdout).lines().last().map(str::to_owned).unwrap_or_default();
+    assert!(last.starts_with("stopped: stopped after"), "{last}");
+    assert!(last.contains("the time budget of 0.2 s was spent"), "{last}");
+}
+
+#[test]
+fn a_closed_pipe_on_stdout_and_stderr_is_no_panic() {
+    let file = temp_file("many.txt", format!("{EASY}\n").repeat(20_000));
+    let path = file.to_str().unwrap();
+    for command in ["solve", "bench"] {
+        let out = bash(&format!(r#""$0" {command} {path} 2>&1 | head -1 >/dev/null; echo "${{PIPESTATUS[0]}}""#));
+        let status = text(&out.stdout).trim().to_owned();
+        assert_ne!(status, "101", "{command} panicked");
+        assert!(status == "0" || status == "1", "{command}: {status}");
+    }
+}
+
+#[test]
+fn output_that_cannot_be_written_is_an_error() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    for args in [&["trace", EASY][..], &["bench", "--rounds", "1", "data/norvig_top95.txt"], &["solve", EASY]] {
+        let out = lazydoku()
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("cannot write the output"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_huge_shape_is_refused() {
+    let out = run(&["solve", "--shape", "9223372036854775808x2", EASY], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("at most 25"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn carriage_returns_alone_end_lines() {
+    let out = run(&["check", "-q"], format!("{EASY}\r{EASY}\r{EASY}\r"));
+    assert_eq!(text(&out.stdout), "unique\nunique\nunique\n");
+    let crlf = run(&["check", "-q"], format!("{EASY}\r\n\r\n{EASY}\r\n"));
+    assert_eq!(text(&crlf.stdout), "unique\n\nunique\n");
+}
+
+#[test]
+fn a_second_puzzle_on_a_line_is_an_error_not_a_comment() {
+    let out = run(&["solve", "-q", "-"], format!("{EASY} {EASY}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("invalid: a second puzzle starts here"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn compact_grids_of_every_size_are_read() {
+    for (box_rows, box_cols) in [(4, 4), (5, 5), (3, 4), (2, 3)] {
+        let side = box_rows * box_cols;
+        let board = lazydoku::Board::empty(lazydoku::Shape::new(box_rows, box_cols)).solve().unwrap();
+        // Two givens in three, written as rows of symbols without spaces.
+        let grid: String = board
+            .as_str()
+            .as_bytes()
+            .chunks(side)
+            .enumerate()
+            .map(|(r, row)| {
+                let kept: String =
+                    row.iter().enumerate().map(|(c, &b)| if (r + c) % 3 == 0 { '.' } else { char::from(b) }).collect();
+                format!("{kept}\n")
+            })
+            .collect();
+        let shape = format!("{box_rows}x{box_cols}");
+        let out = run(&["solve", "-q", "--shape", &shape], &grid);
+        assert!(out.status.success(), "{side}: {}{}", text(&out.stdout), text(&out.stderr));
+        assert_eq!(text(&out.stdout).lines().count(), side);
+        assert!(!text(&out.stdout).contains('.'));
+    }
+    // 16x16 needs no shape: its symbols say it is no 4x4 board.
+    let sixteen = lazydoku::Board::empty(lazydoku::Shape::new(4, 4)).solve().unwrap();
+    let grid: String = sixteen.as_str().as_bytes().chunks(16).map(|r| format!("{}\n", text(r))).collect();
+    let out = run(&["check", "-q"], &grid);
+    assert_eq!(text(&out.stdout).lines().next(), Some("unique"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn fifos_dev_stdin_and_process_substitution_are_files() {
+    let out = run(&["solve", "-q", "/dev/stdin"], format!("{EASY}\n"));
+    assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\n"), "{}", text(&out.stderr));
+    let out = bash(&format!(r#""$0" solve -q <(echo {EASY})"#));
+    assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\n"), "{}", text(&out.stderr));
+    let dir = std::env::temp_dir().join(format!("lazydoku-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("puzzles");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    if made {
+        let out = bash(&format!(r#"(echo {EASY} > {0}) & "$0" solve -q {0}"#, fifo.display()));
+        assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\n"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn the_breadth_first_guard_counts_bytes() {
+    let out = run(&["count", "--order", "bfs", "--max-memory", "10M", "-q", &".".repeat(625)], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("stopped: the breadth-first frontier passed 10485760 bytes"),
+        "{}",
+        text(&out.stdout)
+    );
+}
