@@ -254,3 +254,21 @@ fn garbage_never_panics() {
         assert!(s.parse::<Board>().is_err(), "{s:?}");
     }
 }
+
+#[test]
+fn shapes_are_checked_arithmetically() {
+    assert_eq!(Shape::try_new(usize::MAX / 2 + 1, 2), None, "the product overflows");
+    assert_eq!(Shape::try_new(9_223_372_036_854_775_808, 2), None);
+    assert_eq!(Shape::from_side(usize::MAX), None, "and returns");
+    assert_eq!(Shape::from_side(26), None);
+}
+
+#[test]
+fn a_long_matrix_line_is_refused_where_it_outgrows_the_largest_board() {
+    // 200,000 values on one line: read up to the first cell too many, not
+    // to the end, and the column counted as the reader goes.
+    let matrix = format!("[{}]", vec!["0"; 200_000].join(", "));
+    assert_eq!(err(&matrix), ParseError::TooLarge { line: 1, column: 2 + 625 * 3 });
+    let nested = format!("[{}]", vec!["[0, 0, 0, 0]"; 100_000].join(", "));
+    assert!(matches!(err(&nested), ParseError::TooLarge { line: 1, .. }));
+}

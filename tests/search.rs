@@ -216,3 +216,73 @@ fn leaves_that_say_they_are_empty_take_no_slot_in_the_frontier() {
     assert_eq!(it.by_ref().count(), 15);
     assert_eq!(it.frontier().pushes, 15);
 }
+
+/// Every node of the tree below 64 (children 2n and 2n + 1) that a search
+/// visits when building node 6 panics and the caller catches it and goes on.
+fn visited_despite_a_panic<I: Iterator<Item = u32>>(mut search: I) -> Vec<u32> {
+    let mut seen = Vec::new();
+    loop {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| search.next())) {
+            Ok(Some(n)) => seen.push(n),
+            Ok(None) => break,
+            Err(_) => {}
+        }
+    }
+    seen.sort_unstable();
+    seen
+}
+
+#[test]
+fn a_panicking_child_or_key_loses_its_own_subtree_only() {
+    let children = |&n: &u32| {
+        (2 * n..2 * n + 2).filter(|&c| c < 64).map(|c| {
+            assert!(c != 6, "building node 6 fails");
+            c
+        })
+    };
+    // Node 6 and its subtree (12, 13, 24 to 27, 48 to 55) are lost; its sibling 7 is not.
+    let lost = [6, 12, 13, 24, 25, 26, 27, 48, 49, 50, 51, 52, 53, 54, 55];
+    let expected: Vec<u32> = (1..64).filter(|n| !lost.contains(n)).collect();
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let dfs = visited_despite_a_panic(search::dfs(1, children));
+    let bfs = visited_despite_a_panic(search::bfs(1, children));
+    let shuffled = visited_despite_a_panic(search::shuffled_dfs(1, children, 9));
+    let best = visited_despite_a_panic(search::best_first(1, children, |&n: &u32| n));
+    // A key that panics loses that node only, as a child that panics does.
+    let plain = |&n: &u32| (2 * n..2 * n + 2).filter(|&c| c < 64);
+    let keyed = visited_despite_a_panic(search::best_first(1, plain, |&n: &u32| {
+        assert!(n != 6, "keying node 6 fails");
+        n
+    }));
+    std::panic::set_hook(quiet);
+    assert_eq!(dfs, expected);
+    assert_eq!(bfs, expected);
+    assert_eq!(shuffled, expected);
+    assert_eq!(best, expected);
+    assert_eq!(keyed, expected);
+}
+
+#[test]
+fn a_budget_stops_a_search_at_the_same_node_every_time() {
+    use lazydoku::search::{Budget, Limit};
+
+    let endless = || search::dfs(0u64, |&n: &u64| [n + 1, n + 2]);
+    let mut walk = endless().within(Budget::nodes(1_000));
+    let first: Vec<u64> = walk.by_ref().collect();
+    assert_eq!(first.len(), 1_000);
+    let stopped = walk.exhausted().expect("an endless tree");
+    assert_eq!((stopped.nodes(), stopped.limit()), (1_000, Limit::Nodes(1_000)));
+    assert_eq!(walk.next(), None, "it stays stopped");
+    assert_eq!(endless().within(Budget::nodes(1_000)).collect::<Vec<_>>(), first);
+
+    // A tree smaller than the budget ends without running out.
+    let mut small = search::bfs(1u32, binary(16)).within(Budget::nodes(1_000));
+    assert_eq!(small.by_ref().count(), 16);
+    assert_eq!(small.exhausted(), None);
+
+    // A time budget stops an endless search.
+    let mut timed = endless().within(Budget::time(std::time::Duration::from_millis(20)));
+    assert!(timed.by_ref().count() > 0);
+    assert!(matches!(timed.exhausted().map(|e| e.limit()), Some(Limit::Time(_))));
+}
