@@ -300,6 +300,17 @@ impl Records {
 
     /// What a line is, given the grid being gathered, if any.
     fn classify(&self, text: &str, grid: Option<&Grid>) -> Kind {
+        // The common case first: a line that is one token of printable
+        // ASCII, as in every large dataset.
+        let bytes = text.as_bytes();
+        if grid.is_none()
+            && self.mode == Mode::Auto
+            && bytes.iter().all(u8::is_ascii_graphic)
+            && !matches!(bytes.first(), None | Some(b'#' | b'['))
+            && (self.is_whole_board(text, bytes.len()) || bytes.len() > MAX_SIDE)
+        {
+            return Kind::LinePuzzle;
+        }
         let trimmed = text.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             return Kind::Pass;
@@ -371,7 +382,7 @@ impl Records {
                 continue;
             }
             any = true;
-            let end = buffer.iter().position(|&b| b == b'\n' || b == b'\r');
+            let end = memchr::memchr2(b'\n', b'\r', buffer);
             let take = end.unwrap_or(buffer.len());
             if bytes.len() + take <= MAX_LINE {
                 bytes.extend_from_slice(&buffer[..take]);

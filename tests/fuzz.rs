@@ -1,0 +1,233 @@
+//! A seeded random and mutation fuzzer, on stable Rust: inputs of every
+//! shape and format, and mutations of real puzzles, through the parser with
+//! every option, the command line's reader, and the `Board` API.
+//!
+//! The properties: nothing panics, every input is bounded (a node budget on
+//! each search), and every solution found solves its puzzle.
+//!
+//! Ignored by default; `.ci/run` runs it in release mode. The number of
+//! inputs and the seed come from `LAZYDOKU_FUZZ_INPUTS` (default 100,000)
+//! and `LAZYDOKU_FUZZ_SEED`:
+//!
+//! ```sh
+//! LAZYDOKU_FUZZ_INPUTS=10000000 cargo test --release --test fuzz -- --ignored --nocapture
+//! ```
+
+mod common;
+
+#[allow(dead_code, reason = "the command line's reader, compiled here to be fuzzed; some of it serves the binary only")]
+#[path = "../src/bin/lazydoku/input.rs"]
+mod input;
+
+use std::io::{BufReader, Read};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use lazydoku::format::Parser;
+use lazydoku::search::Budget;
+use lazydoku::{Board, Shape};
+
+/// A small, fast, seedable generator (splitmix64).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, bound: usize) -> usize {
+        usize::try_from(self.next() % bound.max(1) as u64).unwrap_or(0)
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// Characters that matter to some format, and a few that matter to none.
+const ALPHABET: &[char] = &[
+    '.', '0', '_', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'F', 'G', 'P', 'Q', 'Z', 'a', 'x', ' ', '\t', '\n',
+    '\r', '|', '-', '+', '=', '[', ']', ',', '#', 'n', 'u', 'l', 'i', 'é', '\u{feff}', '\0',
+];
+
+/// Box shapes to write puzzles in.
+const SHAPES: &[(usize, usize)] = &[(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (2, 5), (3, 4), (4, 4), (4, 5), (5, 5)];
+
+/// A puzzle of a random shape in a random format, from a solved grid with
+/// random cells emptied.
+fn generated(random: &mut Random) -> String {
+    let (br, bc) = *random.pick(SHAPES);
+    let side = br * bc;
+    let grid = common::shuffled_grid(br, bc, random.next());
+    let keep = random.below(100);
+    let cells: Vec<char> =
+        grid.chars().map(|c| if random.below(100) < keep { c } else { *random.pick(&['.', '0', '_']) }).collect();
+    match random.below(5) {
+        0 => cells.iter().collect(),
+        1 => cells.chunks(side).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n"),
+        2 => cells
+            .chunks(side)
+            .map(|row| row.iter().map(char::to_string).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        3 => grid_with_separators(&cells, br, bc),
+        _ => format!(
+            "[{}]",
+            cells
+                .chunks(side)
+                .map(|row| format!(
+                    "[{}]",
+                    row.iter()
+                        .map(|&c| c.to_digit(36).filter(|&d| d > 0 && c != '0').map_or("null".into(), |d| d.to_string()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .collect::<Vec<_>>()
+                .join(",\n")
+        ),
+    }
+}
+
+fn grid_with_separators(cells: &[char], br: usize, bc: usize) -> String {
+    let side = br * bc;
+    let mut out = String::new();
+    for (r, row) in cells.chunks(side).enumerate() {
+        if r > 0 && r % br == 0 {
+            out.push_str(&"-".repeat(2 * side + 1));
+            out.push('\n');
+        }
+        for (c, ch) in row.iter().enumerate() {
+            if c > 0 {
+                out.push_str(if c % bc == 0 { " | " } else { " " });
+            }
+            out.push(*ch);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A real or generated puzzle, changed in a few random places.
+fn mutated(random: &mut Random, seeds: &[String]) -> String {
+    let mut text: Vec<char> =
+        if random.below(2) == 0 { random.pick(seeds).chars().collect() } else { generated(random).chars().collect() };
+    for _ in 0..=random.below(4) {
+        let at = random.below(text.len() + 1);
+        match random.below(6) {
+            0 if at < text.len() => text[at] = *random.pick(ALPHABET),
+            1 => text.insert(at, *random.pick(ALPHABET)),
+            2 if at < text.len() => {
+                text.remove(at);
+            }
+            3 => {
+                // Splice in a piece of another puzzle.
+                let other: Vec<char> = random.pick(seeds).chars().collect();
+                let from = random.below(other.len());
+                let len = random.below(other.len() - from + 1);
+                text.splice(at..at, other[from..from + len].iter().copied());
+            }
+            4 if !text.is_empty() => text.truncate(at.min(text.len())),
+            _ => {
+                let run = random.below(40);
+                let ch = *random.pick(ALPHABET);
+                text.splice(at..at, std::iter::repeat_n(ch, run));
+            }
+        }
+    }
+    text.into_iter().collect()
+}
+
+/// Pure noise from the alphabet.
+fn noise(random: &mut Random) -> String {
+    let len = random.below(700);
+    (0..len).map(|_| *random.pick(ALPHABET)).collect()
+}
+
+fn parser(random: &mut Random) -> Parser {
+    let mut parser = Parser::new().diagonals(random.below(8) == 0).hex(random.below(10) == 0);
+    if random.below(4) == 0 {
+        let (br, bc) = *random.pick(SHAPES);
+        parser = parser.shape(Shape::new(br, bc));
+    }
+    parser
+}
+
+/// Every check on one input: parse, then search within a budget, checking
+/// each solution against the puzzle; and the command line's reader over the
+/// same bytes.
+fn check(text: &str, parser: Parser) {
+    if let Ok((board, layout)) = parser.parse(text) {
+        let shape = board.shape();
+        let budget = Budget::nodes(300);
+        let mut solutions = board.solutions().within(budget);
+        for solution in solutions.by_ref().take(3) {
+            assert!(solution.is_complete());
+            assert!(
+                common::is_solution_of(board.as_str(), solution.as_str(), shape.box_rows(), shape.box_cols(), shape.has_diagonals()),
+                "{text:?} gave {solution}"
+            );
+            let _ = layout.render(&solution);
+        }
+        let (count, _) = board.count_solutions_within(3, budget);
+        assert!(count <= 3);
+        if let Some(first) = board.children().next() {
+            assert_eq!(first.shape(), shape);
+        }
+    }
+    let _ = text.parse::<Board>();
+    for mode in [input::Mode::Auto, input::Mode::Line, input::Mode::Grid] {
+        let mut records = input::Records::new(BufReader::new(bytes_of(text)), mode, parser);
+        let mut lines = 0;
+        while let Ok(Some(record)) = records.next_record() {
+            lines += 1;
+            assert!(lines <= text.len() + 1, "the reader returns at most one record per line");
+            if let input::Record::Puzzle { text: puzzle, .. } = record {
+                let _ = parser.parse(&puzzle);
+            }
+        }
+    }
+}
+
+fn bytes_of(text: &str) -> Box<dyn Read + Send> {
+    Box::new(std::io::Cursor::new(text.as_bytes().to_vec()))
+}
+
+#[test]
+#[ignore = "a fuzz run: .ci/run runs it in release mode with 100,000 inputs"]
+fn fuzz_the_parser_the_reader_and_the_board() {
+    let inputs: u64 = std::env::var("LAZYDOKU_FUZZ_INPUTS").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let seed: u64 = std::env::var("LAZYDOKU_FUZZ_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x1a2b_3c4d);
+    let mut seeds: Vec<String> = Vec::new();
+    for name in ["norvig_top95.txt", "puzzles6_forum_hardest_1106", "hard16.txt", "hard25.txt"] {
+        seeds.extend(common::load(name).into_iter().take(200));
+    }
+    let mut random = Random(seed);
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failures = Vec::new();
+    for n in 0..inputs {
+        let text = match random.below(10) {
+            0..=4 => mutated(&mut random, &seeds),
+            5..=7 => generated(&mut random),
+            _ => noise(&mut random),
+        };
+        let parser = parser(&mut random);
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| check(&text, parser))) {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            failures.push(format!("input {n}: {text:?} with {parser:?}: {message}"));
+            if failures.len() >= 5 {
+                break;
+            }
+        }
+    }
+    std::panic::set_hook(quiet);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!("fuzzed {inputs} inputs from seed {seed}: no panic, every solution valid");
+}
