@@ -27,7 +27,7 @@
 //! assert!(solved.is_complete());
 //! assert!(board.is_unique());
 //!
-//! // The Scala seed's breadth-first `steps(game).filter(_.isDone).head`:
+//! // Breadth-first, the first complete board: `steps(game).filter(_.isDone).head`.
 //! let first = search::bfs(board.clone(), Board::children).find(Board::is_complete);
 //! assert_eq!(first, Some(solved));
 //! # Ok::<(), lazydoku::ParseError>(())

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 const EASY_SOLVED: &str = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
@@ -210,15 +209,11 @@ fn formats_line_grid_and_json() {
     let out = run(&["solve", "--format", "json", "-"], format!("{EASY}\n{UNSOLVABLE}\nbad\n"));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(
-        lines[0],
-        format!("{{\"file\":\"-\",\"line\":1,\"status\":\"solved\",\"solution\":\"{EASY_SOLVED}\"}}")
-    );
+    assert_eq!(lines[0], format!("{{\"file\":\"-\",\"line\":1,\"status\":\"solved\",\"solution\":\"{EASY_SOLVED}\"}}"));
     assert_eq!(lines[1], "{\"file\":\"-\",\"line\":2,\"status\":\"none\"}");
     assert!(
-        lines[2].starts_with(
-            "{\"file\":\"-\",\"line\":3,\"status\":\"invalid\",\"error\":\"a one-line puzzle has 3 cells"
-        ),
+        lines[2]
+            .starts_with("{\"file\":\"-\",\"line\":3,\"status\":\"invalid\",\"error\":\"a one-line puzzle has 3 cells"),
         "{}",
         lines[2]
     );

@@ -43,6 +43,16 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// A one-line board as a grid of rows of symbols without spaces.
+fn rows_of(line: &str, side: usize) -> String {
+    let mut grid = String::new();
+    for row in line.as_bytes().chunks(side) {
+        grid.push_str(&text(row));
+        grid.push('\n');
+    }
+    grid
+}
+
 fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("lazydoku-filter-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -147,10 +157,10 @@ fn a_byte_order_mark_is_ignored() {
 
 #[test]
 fn grids_apart_by_a_blank_line_are_two_puzzles() {
-    let grid = EASY.as_bytes().chunks(9).map(|row| format!("{}\n", text(row))).collect::<String>();
+    let grid = rows_of(EASY, 9);
     let out = run(&["solve", "-q"], format!("{grid}\n{grid}"));
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let solved = EASY_SOLVED.as_bytes().chunks(9).map(|row| format!("{}\n", text(row))).collect::<String>();
+    let solved = rows_of(EASY_SOLVED, 9);
     assert_eq!(text(&out.stdout), format!("{solved}\n{solved}"));
 }
 
@@ -169,15 +179,16 @@ fn project_euler_grids_with_headers_are_read() {
     assert_eq!(lines[10], "Grid 02");
     assert_eq!(lines[11], "245981376");
     let check = run(&["check", "-q"], euler);
-    assert_eq!(text(&check.stdout).lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(), [
-        "Grid 01", "unique", "Grid 02", "unique"
-    ]);
+    assert_eq!(
+        text(&check.stdout).lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(),
+        ["Grid 01", "unique", "Grid 02", "unique"]
+    );
 }
 
 #[test]
 fn a_matrix_of_eight_rows_of_nine_says_it_lacks_a_row() {
     let row = "[1, 0, 0, 0, 0, 0, 0, 0, 0]";
-    let matrix = format!("[{}]", vec![row; 8].join(", "));
+    let matrix = format!("[{}]", [row; 8].join(", "));
     let out = run(&["solve", "-q"], &matrix);
     assert_eq!(
         text(&out.stdout),
@@ -247,7 +258,11 @@ fn a_node_budget_stops_one_puzzle_and_the_batch_goes_on() {
     let answer = text(&out.stdout);
     let lines: Vec<&str> = answer.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with("stopped: stopped after 50 nodes: the budget of 50 nodes was spent ("), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("stopped: stopped after 50 nodes: the budget of 50 nodes was spent ("),
+        "{}",
+        lines[0]
+    );
     assert_eq!(lines[1], "1");
     let err = text(&out.stderr);
     assert!(err.contains("lazydoku: -:1: stopped after 50 nodes"), "{err}");
@@ -321,17 +336,13 @@ fn compact_grids_of_every_size_are_read() {
         let side = box_rows * box_cols;
         let board = lazydoku::Board::empty(lazydoku::Shape::new(box_rows, box_cols)).solve().unwrap();
         // Two givens in three, written as rows of symbols without spaces.
-        let grid: String = board
+        let kept: String = board
             .as_str()
-            .as_bytes()
-            .chunks(side)
+            .chars()
             .enumerate()
-            .map(|(r, row)| {
-                let kept: String =
-                    row.iter().enumerate().map(|(c, &b)| if (r + c) % 3 == 0 { '.' } else { char::from(b) }).collect();
-                format!("{kept}\n")
-            })
+            .map(|(cell, c)| if (cell / side + cell % side) % 3 == 0 { '.' } else { c })
             .collect();
+        let grid = rows_of(&kept, side);
         let shape = format!("{box_rows}x{box_cols}");
         let out = run(&["solve", "-q", "--shape", &shape], &grid);
         assert!(out.status.success(), "{side}: {}{}", text(&out.stdout), text(&out.stderr));
@@ -340,7 +351,7 @@ fn compact_grids_of_every_size_are_read() {
     }
     // 16x16 needs no shape: its symbols say it is no 4x4 board.
     let sixteen = lazydoku::Board::empty(lazydoku::Shape::new(4, 4)).solve().unwrap();
-    let grid: String = sixteen.as_str().as_bytes().chunks(16).map(|r| format!("{}\n", text(r))).collect();
+    let grid = rows_of(sixteen.as_str(), 16);
     let out = run(&["check", "-q"], &grid);
     assert_eq!(text(&out.stdout).lines().next(), Some("unique"), "{}", text(&out.stdout));
 }

@@ -49,8 +49,8 @@ impl Random {
 
 /// Characters that matter to some format, and a few that matter to none.
 const ALPHABET: &[char] = &[
-    '.', '0', '_', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'F', 'G', 'P', 'Q', 'Z', 'a', 'x', ' ', '\t', '\n',
-    '\r', '|', '-', '+', '=', '[', ']', ',', '#', 'n', 'u', 'l', 'i', 'é', '\u{feff}', '\0',
+    '.', '0', '_', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'F', 'G', 'P', 'Q', 'Z', 'a', 'x', ' ', '\t',
+    '\n', '\r', '|', '-', '+', '=', '[', ']', ',', '#', 'n', 'u', 'l', 'i', 'é', '\u{feff}', '\0',
 ];
 
 /// Box shapes to write puzzles in.
@@ -81,7 +81,10 @@ fn generated(random: &mut Random) -> String {
                 .map(|row| format!(
                     "[{}]",
                     row.iter()
-                        .map(|&c| c.to_digit(36).filter(|&d| d > 0 && c != '0').map_or("null".into(), |d| d.to_string()))
+                        .map(|&c| c
+                            .to_digit(36)
+                            .filter(|&d| d > 0 && c != '0')
+                            .map_or("null".into(), |d| d.to_string()))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ))
@@ -166,7 +169,13 @@ fn check(text: &str, parser: Parser) {
         for solution in solutions.by_ref().take(3) {
             assert!(solution.is_complete());
             assert!(
-                common::is_solution_of(board.as_str(), solution.as_str(), shape.box_rows(), shape.box_cols(), shape.has_diagonals()),
+                common::is_solution_of(
+                    board.as_str(),
+                    solution.as_str(),
+                    shape.box_rows(),
+                    shape.box_cols(),
+                    shape.has_diagonals()
+                ),
                 "{text:?} gave {solution}"
             );
             let _ = layout.render(&solution);

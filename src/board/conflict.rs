@@ -4,8 +4,8 @@ use std::fmt;
 
 use super::Region;
 
-/// Why [`Board::place`](crate::Board::place) refused a digit: the Swift
-/// seed's consistency error.
+/// Why [`Board::place`](crate::Board::place) refused a digit: the digit is
+/// already in one of the cell's regions, or the cell is taken.
 ///
 /// Rows and columns are counted from 0 in the fields and from 1 in the
 /// message, which is meant for people.

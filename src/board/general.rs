@@ -1,7 +1,6 @@
 //! The engine for every shape but the classic 9x9 (which has its own in
-//! `nine.rs`): per-cell candidate masks, with naked and hidden singles (the
-//! Ruby seed's "clean sweep" and "heat seek") and locked candidates over the
-//! shape's regions, whatever they are.
+//! `nine.rs`): per-cell candidate masks, with naked and hidden singles and
+//! locked candidates over the shape's regions, whatever they are.
 
 use smallvec::SmallVec;
 

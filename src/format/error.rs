@@ -233,9 +233,9 @@ impl fmt::Display for Reason<'_> {
             ParseError::TwoPuzzles { .. } => {
                 f.write_str("a second puzzle starts here; put one puzzle per line (a comment after a puzzle is fine)")
             }
-            ParseError::TooLarge { .. } => f.write_str(
-                "the matrix has more cells here than the largest board (25x25, 625 cells) can hold",
-            ),
+            ParseError::TooLarge { .. } => {
+                f.write_str("the matrix has more cells here than the largest board (25x25, 625 cells) can hold")
+            }
             ParseError::HexNeedsSixteen { side } => {
                 write!(f, "hexadecimal symbols 0-F need a 16x16 board, but this one has side {side}")
             }

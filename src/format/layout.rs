@@ -20,9 +20,8 @@ pub enum LayoutKind {
 /// How a puzzle was written: its text, with the place of every cell.
 ///
 /// [`Layout::render`] writes any board of the same shape into that text, so
-/// a solution comes back "similarly formatted", as the Ruby and Go seeds
-/// return theirs: the same separators, spacing, comments, empty marks and
-/// symbol convention.
+/// a solution comes back formatted as its puzzle was: the same separators,
+/// spacing, comments, empty marks and symbol convention.
 ///
 /// # Example
 ///

@@ -1,13 +1,13 @@
-//! Reading and writing puzzles in every text format the seeds use.
+//! Reading and writing puzzles in every supported text format.
 //!
 //! [`str::parse`] and [`Parser`] read, detecting the format:
 //!
 //! | format | example | empty cells |
 //! |---|---|---|
 //! | one line, optional trailing comment after whitespace | `..3.2.6..9..3.5..1...  # easy` | `.` `0` `_` |
-//! | grid with `\|` and `------+------` separators (the Ruby seed) | `0 0 3 \| 0 2 0 \| 6 0 0` | `.` `0` `_` |
-//! | digits and `_` separated by spaces, a row per line (the Go seed) | `_ _ 3 _ 2 _ 6 _ _` | `.` `0` `_` |
-//! | nested matrix (the Ruby seed's arrays, JSON) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
+//! | grid with `\|` and `------+------` separators | `0 0 3 \| 0 2 0 \| 6 0 0` | `.` `0` `_` |
+//! | digits and `_` separated by spaces, a row per line | `_ _ 3 _ 2 _ 6 _ _` | `.` `0` `_` |
+//! | nested matrix (JSON, Python or Ruby arrays) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
 //!
 //! Lines starting with `#` are comments. `0` means empty on boards up to
 //! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the

@@ -174,7 +174,7 @@ impl Parser {
         // Counted before anything is collected, so that a long bad line
         // costs no memory beyond its text.
         let cells: Vec<RawCell> = if fits(token_len) {
-            self.no_second_puzzle(line, token_end, token_len)?;
+            Self::no_second_puzzle(line, token_end, token_len)?;
             line.cells(lead, token).collect()
         } else {
             // Digits separated by spaces, on one line.
@@ -198,7 +198,7 @@ impl Parser {
 
     /// A trailing comment may follow a one-line puzzle, but not a second
     /// puzzle of the same size: that is two records run together.
-    fn no_second_puzzle(self, line: &Line<'_>, token_end: usize, token_len: usize) -> Result<(), ParseError> {
+    fn no_second_puzzle(line: &Line<'_>, token_end: usize, token_len: usize) -> Result<(), ParseError> {
         let rest = &line.text[token_end..];
         let Some(next) = rest.split_whitespace().next() else { return Ok(()) };
         let is_cell = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_';

@@ -117,12 +117,9 @@ impl fmt::Display for Exhausted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.limit {
             Limit::Nodes(n) => write!(f, "stopped after {} nodes: the budget of {n} nodes was spent", self.nodes),
-            Limit::Time(t) => write!(
-                f,
-                "stopped after {} nodes: the time budget of {} s was spent",
-                self.nodes,
-                t.as_secs_f64()
-            ),
+            Limit::Time(t) => {
+                write!(f, "stopped after {} nodes: the time budget of {} s was spent", self.nodes, t.as_secs_f64())
+            }
         }
     }
 }

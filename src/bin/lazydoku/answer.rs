@@ -171,7 +171,8 @@ pub fn answer(settings: &Settings, record: &Record, origin: Origin<'_>) -> Outco
         }
         Task::All(_) => unreachable!("`all` streams its answers through `stream_all`"),
     };
-    let problem = (status == Status::NoSolution).then(|| Problem { line: *line, column: None, reason: "no solution".to_owned() });
+    let problem =
+        (status == Status::NoSolution).then(|| Problem { line: *line, column: None, reason: "no solution".to_owned() });
     Outcome { out: Some(out), status: Some(status), problem }
 }
 

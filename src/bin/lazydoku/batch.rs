@@ -55,7 +55,11 @@ enum Message {
 }
 
 enum Solved {
-    Chunk { source: usize, outcomes: Vec<Outcome>, bytes: u64 },
+    Chunk {
+        source: usize,
+        outcomes: Vec<Outcome>,
+        bytes: u64,
+    },
     /// Solutions that `all` has found so far, to write at once.
     Solutions(String),
     Failed(String),
@@ -96,8 +100,7 @@ impl Batch {
                             None => break, // The writer stopped: stdout was closed.
                         },
                         _ if self.jobs == 1 => records.iter().map(|r| answer(&self.settings, r, origin)).collect(),
-                        _ => pool
-                            .install(|| records.par_iter().map(|r| answer(&self.settings, r, origin)).collect()),
+                        _ => pool.install(|| records.par_iter().map(|r| answer(&self.settings, r, origin)).collect()),
                     };
                     Solved::Chunk { source, outcomes, bytes }
                 }

@@ -46,9 +46,7 @@ impl Source {
         match std::fs::metadata(arg) {
             Ok(meta) if meta.is_dir() => Err(format!("{arg}: is a directory; give the files in it")),
             Ok(_) => Ok(Source::File(arg.to_owned())),
-            Err(_) if looks_like_path(arg) && parser.parse_board(arg).is_err() => {
-                Err(format!("{arg}: no such file"))
-            }
+            Err(_) if looks_like_path(arg) && parser.parse_board(arg).is_err() => Err(format!("{arg}: no such file")),
             Err(_) => Ok(Source::Argument(arg.to_owned())),
         }
     }
@@ -276,13 +274,13 @@ impl Records {
 
     /// A matrix: lines until its brackets close.
     fn matrix(&mut self, number: usize, first: String) -> io::Result<Record> {
-        let depth = |text: &str| text.matches('[').count() as isize - text.matches(']').count() as isize;
-        let mut open = depth(&first);
+        let (mut opened, mut closed) = (first.matches('[').count(), first.matches(']').count());
         let mut lines = vec![first];
-        while open > 0 && lines.len() < MAX_PUZZLE_LINES {
+        while opened > closed && lines.len() < MAX_PUZZLE_LINES {
             match self.read_line()? {
                 Some((_, Line::Text(text))) => {
-                    open += depth(&text);
+                    opened += text.matches('[').count();
+                    closed += text.matches(']').count();
                     lines.push(text);
                 }
                 Some((at, unreadable)) => {
@@ -403,9 +401,8 @@ impl Records {
             bytes.drain(..3);
         }
         if too_long {
-            let reason = format!(
-                "the line is longer than {MAX_LINE} bytes; a puzzle line is at most 625 cells and a comment"
-            );
+            let reason =
+                format!("the line is longer than {MAX_LINE} bytes; a puzzle line is at most 625 cells and a comment");
             return Ok(Some((number, Line::Unreadable(MAX_LINE + 1, reason))));
         }
         Ok(Some((

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use lazydoku::Shape;
-use lazydoku::search::Budget;
 use lazydoku::format::Parser as PuzzleParser;
+use lazydoku::search::Budget;
 
 use answer::{Format, Order, Settings, Task};
 use batch::Batch;
@@ -76,7 +76,9 @@ enum Command {
         args: BatchArgs,
     },
     /// Print the solutions of each puzzle as they are found, one per line, stopping at --limit.
-    #[command(after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3")]
+    #[command(
+        after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3"
+    )]
     All {
         /// Stop after this many solutions of a puzzle (default: all of them).
         #[arg(long, value_parser = at_least_one)]

@@ -1,5 +1,5 @@
-//! `lazydoku trace`: the search itself, board by board (the Scala seed's
-//! `steps` stream), animated on a terminal.
+//! `lazydoku trace`: the search itself, board by board, animated on a
+//! terminal.
 
 use std::io::{self, IsTerminal, Write};
 use std::time::Duration;
