@@ -1,6 +1,6 @@
 //! The Board API: placing, candidates, children, propagation, and answers.
 
-mod common;
+use crate::common;
 
 use lazydoku::{Board, Conflict, Region, Shape};
 

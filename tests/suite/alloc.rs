@@ -3,7 +3,7 @@
 
 #![allow(unsafe_code, reason = "a counting global allocator must implement the unsafe GlobalAlloc trait")]
 
-mod common;
+use crate::common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,7 +1,7 @@
 //! Every board size from 4x4 to 25x25, and the diagonal variant, through the
 //! same API: parsing, printing, enumerating, counting and solving.
 
-mod common;
+use crate::common;
 
 use common::{brute_count, is_solution_of, load};
 use lazydoku::format::{LayoutKind, Parser};
@@ -231,7 +231,7 @@ fn generated_hard_puzzles_have_one_solution() {
 
 /// Run in release mode by .ci/run: about 16 s there, far longer in debug.
 #[test]
-#[ignore = "a release-mode check: cargo test --release --test sizes -- --ignored"]
+#[ignore = "a release-mode check: cargo test --release --test suite -- --ignored"]
 fn the_empty_6x6_board_has_28_200_960_solutions() {
     let start = std::time::Instant::now();
     assert_eq!(Board::empty(Shape::new(2, 3)).solutions().count(), 28_200_960);

@@ -1,7 +1,7 @@
 //! Whole public datasets: every puzzle's solution count, and every solution
 //! checked by a validity test that uses nothing of the library.
 
-mod common;
+use crate::common;
 
 use common::{is_solution_of, load};
 use lazydoku::Board;

@@ -10,13 +10,13 @@
 //! and `LAZYDOKU_FUZZ_SEED`:
 //!
 //! ```sh
-//! LAZYDOKU_FUZZ_INPUTS=10000000 cargo test --release --test fuzz -- --ignored --nocapture
+//! LAZYDOKU_FUZZ_INPUTS=10000000 cargo test --release --test suite fuzz -- --ignored --nocapture
 //! ```
 
-mod common;
+use crate::common;
 
 #[allow(dead_code, reason = "the command line's reader, compiled here to be fuzzed; some of it serves the binary only")]
-#[path = "../src/bin/lazydoku/input.rs"]
+#[path = "../../src/bin/lazydoku/input.rs"]
 mod input;
 
 use std::io::{BufReader, Read};

@@ -1,6 +1,6 @@
 //! Property tests: the search and the board against simple references.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

@@ -1,0 +1,19 @@
+//! The integration tests, one module per concern, in one test binary: each
+//! binary of its own compiled the library's generic code again, which made
+//! building the tests from a fresh clone take twice as long.
+//!
+//! The release-mode checks are ignored here and run by `.ci/run`:
+//! `cargo test --release --test suite -- --ignored`.
+
+mod alloc;
+mod board;
+mod cli;
+mod common;
+mod contract;
+mod datasets;
+mod filter;
+mod formats;
+mod fuzz;
+mod properties;
+mod search;
+mod sizes;
