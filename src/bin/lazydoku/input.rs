@@ -336,8 +336,9 @@ impl Records {
         }
         // At most one past the largest board: enough to tell.
         let cells = trimmed.chars().filter(|&c| !c.is_whitespace() && c != '|').take(MAX_SIDE * MAX_SIDE + 1).count();
-        if free && cells > MAX_SIDE {
-            // Digits apart by spaces, a whole board on one line.
+        if self.mode == Mode::Auto && cells > MAX_SIDE {
+            // Digits apart by spaces, a whole board on one line; never a row,
+            // so it also ends a grid that lacks rows.
             return Kind::LinePuzzle;
         }
         Kind::Row(cells)
@@ -475,6 +476,29 @@ mod tests {
         let p = ".".repeat(81);
         assert_eq!(kinds(&format!("{p}\r{p}\r\n{p}\n{p}")), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 1, 'P')]);
         assert_eq!(kinds(&format!("\u{feff}{p}\n")), [(1, 1, 'P')]);
+    }
+
+    #[test]
+    fn grids_end_where_their_rows_do() {
+        let p = ".".repeat(81);
+        let grid = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n";
+        // Complete grids, a grid short of rows, headers, blank lines, a
+        // border under a grid, a one-line puzzle after a short grid.
+        let input = format!("{grid}{grid}\nGrid 3\n{grid}+---+\n\n1 2 3 4\n{p}\n");
+        assert_eq!(
+            kinds(&input),
+            [
+                (1, 4, 'P'),
+                (5, 4, 'P'),
+                (9, 1, 'T'),
+                (10, 1, 'T'),
+                (11, 4, 'P'),
+                (15, 1, 'T'),
+                (16, 1, 'T'),
+                (17, 1, 'P'),
+                (18, 1, 'P')
+            ]
+        );
     }
 
     #[test]
