@@ -247,6 +247,9 @@ fn count_up_to(board: &Board, settings: &Settings, limit: usize) -> (usize, Opti
 /// One line with `text`, followed by empty lines up to `lines`, so that a
 /// multi-line puzzle's answer takes as many lines as the puzzle did.
 fn pad(mut text: String, lines: usize) -> String {
+    if lines <= 1 {
+        return text;
+    }
     let have = text.lines().count().max(1);
     for _ in have..lines {
         text.push('\n');
@@ -332,8 +335,10 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
 pub fn solutions(board: &Board, settings: &Settings) -> Box<dyn Iterator<Item = Result<Board, String>>> {
     let children: fn(&Board) -> Children = Board::children;
     // A frontier entry holds a board and its child iterator's state.
-    let entry = u64::try_from(size_of::<Children>() + board.size_in_bytes()).unwrap_or(u64::MAX);
-    let max_entries = usize::try_from(settings.max_memory / entry.max(1)).unwrap_or(usize::MAX);
+    let max_entries = || {
+        let entry = u64::try_from(size_of::<Children>() + board.size_in_bytes()).unwrap_or(u64::MAX);
+        usize::try_from(settings.max_memory / entry.max(1)).unwrap_or(usize::MAX)
+    };
     match settings.order {
         Order::Dfs => {
             let mut solutions = board.solutions().within(settings.budget);
@@ -350,11 +355,11 @@ pub fn solutions(board: &Board, settings: &Settings) -> Box<dyn Iterator<Item = 
                 next.map(Ok)
             }))
         }
-        Order::Bfs => guarded(search::bfs(board.clone(), children), settings, max_entries, "breadth-first"),
+        Order::Bfs => guarded(search::bfs(board.clone(), children), settings, max_entries(), "breadth-first"),
         Order::Best => guarded(
             search::best_first(board.clone(), children, Board::empty_cells as fn(&Board) -> usize),
             settings,
-            max_entries,
+            max_entries(),
             "best-first",
         ),
     }

@@ -348,6 +348,9 @@ impl Records {
     /// 4x4 board unless a symbol above 4 (or the shape or hex option) makes
     /// it a row of a 16x16 grid written without spaces.
     fn is_whole_board(&self, token: &str, length: usize) -> bool {
+        if length == 81 && self.parser.required_shape().is_none() && !self.parser.is_hex() {
+            return true; // The common case, decided at once.
+        }
         let side = length.isqrt();
         if side * side != length {
             return false;
