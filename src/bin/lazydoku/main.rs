@@ -24,7 +24,8 @@ use input::{Mode, Record, Records, Source};
 const DEFAULT_SET: &str = include_str!("../../../data/norvig_top95.txt");
 
 const AFTER_HELP: &str = "\
-Without a command, lazydoku solves a bundled set of 95 hard puzzles and prints a summary.
+Without a command, lazydoku solves the puzzles piped to it, or, at a terminal, a bundled
+set of 95 hard puzzles, and prints a summary.
 
 Input: puzzles as arguments, files, or `-` for stdin (the default when stdin is not a
 terminal). One puzzle per line (a trailing comment after white space is kept), multi-line
@@ -46,6 +47,7 @@ Examples:
   lazydoku count --limit 1000 '.....6....59.....82....8....45........3........6..3.54...325..6..................'
   cat grid.txt | lazydoku solve
   lazydoku all --limit 10 --format grid puzzle.txt
+  lazydoku count --timeout 2 --jobs 2 hard.txt
   lazydoku trace --order bfs puzzle.txt
   lazydoku bench data/puzzles2_17_clue";
 
