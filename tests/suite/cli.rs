@@ -8,24 +8,7 @@ const EASY_SOLVED: &str = "48392165796734582125187649354813297672956413813679824
 const UNSOLVABLE: &str = "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
 const HARD1: &str = ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
-fn lazydoku() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_lazydoku"))
-}
-
-/// Runs with `stdin` as standard input.
-fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
-    let mut child =
-        lazydoku().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.as_ref().to_vec();
-    // Write from another thread: a large input must not deadlock on a full pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use crate::common::{run, temp_file};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -33,14 +16,6 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lazydoku-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
 }
 
 #[test]

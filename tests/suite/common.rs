@@ -162,3 +162,35 @@ pub fn shuffled_grid(br: usize, bc: usize, seed: u64) -> String {
         .map(|(r, c)| symbol(relabel[pattern(rows[r], cols[c])]))
         .collect()
 }
+
+/// The `lazydoku` binary, to run as a user would.
+pub fn lazydoku() -> std::process::Command {
+    std::process::Command::new(env!("CARGO_BIN_EXE_lazydoku"))
+}
+
+/// Runs the binary with `args` and `stdin` as its standard input.
+pub fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let mut child =
+        lazydoku().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.as_ref().to_vec();
+    // Written from another thread: a large input must not deadlock on a full pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// A file of this process's own under the temporary directory.
+pub fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lazydoku-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}

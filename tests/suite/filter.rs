@@ -7,6 +7,8 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::common::{lazydoku, run, temp_file};
+
 const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 const EASY_SOLVED: &str = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 /// A guard against hanging forever, not a speed check: each step it guards
@@ -15,23 +17,6 @@ const HANG: Duration = Duration::from_secs(120);
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_lazydoku")
-}
-
-fn lazydoku() -> Command {
-    Command::new(bin())
-}
-
-fn run(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
-    let mut child =
-        lazydoku().args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.as_ref().to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
 }
 
 fn bash(script: &str) -> Output {
@@ -51,14 +36,6 @@ fn rows_of(line: &str, side: usize) -> String {
         grid.push('\n');
     }
     grid
-}
-
-fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("lazydoku-filter-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, contents).unwrap();
-    path
 }
 
 /// Reads lines from a child's stdout on another thread, so that a test can
