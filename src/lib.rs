@@ -72,10 +72,12 @@
 #![warn(missing_debug_implementations)]
 
 pub mod board;
+pub mod cover;
 pub mod format;
 pub mod search;
 
 pub use board::{Board, Candidates, Children, Conflict, Region, Shape, Solutions};
+pub use cover::ExactCover;
 pub use format::ParseError;
 
 #[cfg(doctest)]

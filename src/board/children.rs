@@ -33,8 +33,13 @@ impl Children {
     /// constructor with a threshold rather than two paths that meet: a
     /// choice between two whole iterators made the counting walk copy them
     /// field by field (11+ 20% slower).
+    /// No children at all.
+    pub(crate) fn none() -> Children {
+        Children { parent: None, branch: None, remaining: 0 }
+    }
+
     pub(crate) fn new(parent: &Board, direct: usize) -> Children {
-        let none = Children { parent: None, branch: None, remaining: 0 };
+        let none = Children::none();
         if parent.is_complete() || parent.counts_directly(direct) {
             return none;
         }

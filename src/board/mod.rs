@@ -22,6 +22,11 @@ pub use conflict::Conflict;
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
 
+/// Every solution of a board, on every core: built by
+/// [`Board::par_solutions`].
+#[cfg(feature = "parallel")]
+pub type ParSolutions = rayon::iter::Filter<crate::search::ParDfs<Board, fn(&Board) -> Children>, fn(&Board) -> bool>;
+
 pub(crate) use candidates::digit_of;
 pub(crate) use nine::MAX_DIRECT;
 pub(crate) use shape::Geometry;
@@ -375,6 +380,66 @@ impl Board {
         let mut meter = Meter::new(budget);
         let count = solutions::count(self, limit, &mut meter);
         (count, meter.exhausted())
+    }
+
+    /// Every solution, found on every core ([`search::par_dfs`] over
+    /// [`Board::children`], filtered for complete boards), in no defined
+    /// order.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Shape};
+    /// use rayon::prelude::*;
+    ///
+    /// let all: Vec<Board> = Board::empty(Shape::new(2, 2)).par_solutions().collect();
+    /// assert_eq!(all.len(), 288);
+    /// ```
+    #[cfg(feature = "parallel")]
+    pub fn par_solutions(&self) -> ParSolutions {
+        use rayon::iter::ParallelIterator;
+
+        crate::search::par_dfs(self.clone(), Board::children as fn(&Board) -> Children)
+            .filter(Board::is_complete as fn(&Board) -> bool)
+    }
+
+    /// [`Board::count_solutions`] on every core: the same number, counting
+    /// no further than `limit`, and the search stops once it is reached.
+    /// A 9x9 board counts the last few empty cells of each branch directly,
+    /// as [`Board::count_solutions`] does.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// assert_eq!(Board::empty(Shape::new(2, 2)).par_count_solutions(usize::MAX), 288);
+    /// assert_eq!(Board::empty(Shape::NINE).par_count_solutions(1000), 1000);
+    /// ```
+    #[cfg(feature = "parallel")]
+    #[must_use]
+    pub fn par_count_solutions(&self, limit: usize) -> usize {
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+        use rayon::iter::ParallelIterator;
+
+        /// Boards with at most this many empty cells are counted directly.
+        const DIRECT: usize = 32;
+        if limit == 0 {
+            return 0;
+        }
+        let found = AtomicUsize::new(0);
+        let children = |board: &Board| {
+            if found.load(Relaxed) >= limit { Children::none() } else { Children::new(board, DIRECT) }
+        };
+        let counted = crate::search::par_dfs(self.clone(), children)
+            .map(|board| {
+                let here = if board.counts_directly(DIRECT) {
+                    board.count_completions(limit)
+                } else {
+                    usize::from(board.is_complete())
+                };
+                found.fetch_add(here, Relaxed);
+                here
+            })
+            .reduce(|| 0, usize::saturating_add);
+        counted.min(limit)
     }
 
     /// The memory this board holds, in bytes: its own size and what it keeps

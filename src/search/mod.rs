@@ -52,18 +52,26 @@
 //! assert_eq!(odd_first, [1, 3, 7, 2, 5, 6, 4]);
 //! ```
 
+mod beam;
 mod best_first;
 mod budget;
 mod frontier;
+mod iddfs;
+#[cfg(feature = "parallel")]
+mod parallel;
 mod shuffled;
 mod walk;
 
+pub use beam::{Beam, beam};
 pub use best_first::BestFirst;
 pub(crate) use budget::Meter;
 pub use budget::{Bounded, Budget, Exhausted, Limit, bounded};
 pub use frontier::{Frontier, Queue, Stack};
+pub use iddfs::{Iddfs, iddfs};
+#[cfg(feature = "parallel")]
+pub use parallel::{ParDfs, par_dfs};
 pub use shuffled::Shuffled;
-pub use walk::{Search, Successors};
+pub use walk::{Pruned, Search, Successors};
 
 /// A depth-first [`Search`]: the frontier is a [`Stack`] of child iterators.
 pub type Dfs<N, IN, S> = Search<N, IN, S, Stack<<IN as IntoIterator>::IntoIter>>;

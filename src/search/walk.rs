@@ -110,6 +110,40 @@ where
         super::bounded(self, budget)
     }
 
+    /// This search, without the nodes that fail `keep`: such a node is
+    /// neither yielded nor expanded, so nothing below it is built (walkdir's
+    /// `filter_entry`). [`Iterator::filter`] would still search below it.
+    ///
+    /// ```
+    /// use lazydoku::search;
+    ///
+    /// let tree = |&n: &u32| if n < 8 { vec![2 * n, 2 * n + 1] } else { vec![] };
+    /// // Without the subtree of 2: 1, 3, 6, 7, 12, 13, 14, 15.
+    /// let kept: Vec<u32> = search::dfs(1, tree).prune(|&n| n != 2).collect();
+    /// assert_eq!(kept, [1, 3, 6, 12, 13, 7, 14, 15]);
+    /// ```
+    pub fn prune<P>(self, keep: P) -> Pruned<Self, P>
+    where
+        P: FnMut(&N) -> bool,
+    {
+        Pruned { search: self, keep }
+    }
+
+    /// The next node that passes `keep`, expanded only then.
+    fn next_kept(&mut self, keep: &mut impl FnMut(&N) -> bool) -> Option<N> {
+        loop {
+            let node = if self.root.is_some() { self.root.take() } else { self.frontier.pop() };
+            if !keep(node.as_ref()?) {
+                continue;
+            }
+            let children = self.successors.successors(node.as_ref()?).into_iter();
+            if children.size_hint().1 != Some(0) {
+                self.frontier.push(children);
+            }
+            return node;
+        }
+    }
+
     pub(crate) fn unvisited_root(&self) -> Option<&N> {
         self.root.as_ref()
     }
@@ -179,5 +213,47 @@ where
 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Search").field("root", &self.root).field("frontier", &self.frontier).finish_non_exhaustive()
+    }
+}
+
+/// A search without the nodes that fail a predicate, nor anything below
+/// them. Built by [`Search::prune`].
+#[derive(Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Pruned<I, P> {
+    search: I,
+    keep: P,
+}
+
+impl<N, IN, S, F, P> Iterator for Pruned<Search<N, IN, S, F>, P>
+where
+    S: Successors<N, IN>,
+    IN: IntoIterator<Item = N>,
+    F: Frontier<IN::IntoIter>,
+    P: FnMut(&N) -> bool,
+{
+    type Item = N;
+
+    fn next(&mut self) -> Option<N> {
+        self.search.next_kept(&mut self.keep)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, self.search.size_hint().1)
+    }
+}
+
+impl<N, IN, S, F, P> FusedIterator for Pruned<Search<N, IN, S, F>, P>
+where
+    S: Successors<N, IN>,
+    IN: IntoIterator<Item = N>,
+    F: Frontier<IN::IntoIter>,
+    P: FnMut(&N) -> bool,
+{
+}
+
+impl<I: fmt::Debug, P> fmt::Debug for Pruned<I, P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pruned").field("search", &self.search).finish_non_exhaustive()
     }
 }

@@ -16,4 +16,5 @@ mod formats;
 mod fuzz;
 mod properties;
 mod search;
+mod search_contract;
 mod sizes;

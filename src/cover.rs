@@ -1,0 +1,298 @@
+//! [`ExactCover`]: Knuth's Algorithm X as a lazy search.
+//!
+//! An exact cover problem has columns and rows, each row a set of columns.
+//! A solution is a set of rows that covers every primary column exactly
+//! once and every secondary column at most once. Pentomino tilings, N-queens
+//! and Sudoku are all exact covers.
+//!
+//! The search is [`search::dfs`] over partial solutions: a node holds the
+//! rows chosen so far, the rows still compatible with them and the primary
+//! columns still uncovered, as bitsets. A node's children cover the
+//! uncovered primary column with the fewest compatible rows, one child per
+//! such row (Knuth's "S heuristic"), built one at a time.
+
+use std::fmt;
+use std::iter::FusedIterator;
+
+use crate::search::{self, Dfs, Search, Stack, Successors};
+
+/// An exact cover problem: columns, primary and secondary, and rows that
+/// each cover some of them.
+///
+/// # Example
+///
+/// ```
+/// use lazydoku::ExactCover;
+///
+/// // Knuth's example: one exact cover, rows 0, 3 and 4.
+/// let mut problem = ExactCover::new(7);
+/// for row in [&[2, 4, 5][..], &[0, 3, 6], &[1, 2, 5], &[0, 3], &[1, 6], &[3, 4, 6]] {
+///     problem.add_row(row);
+/// }
+/// assert_eq!(problem.solutions().collect::<Vec<_>>(), [vec![0, 3, 4]]);
+///
+/// // A secondary column may stay uncovered, but is never covered twice.
+/// let mut loose = ExactCover::with_secondary(1, 1);
+/// loose.add_row(&[0]);
+/// loose.add_row(&[0, 1]);
+/// assert_eq!(loose.count_solutions(10), 2);
+/// ```
+#[derive(Clone, Default)]
+pub struct ExactCover {
+    primary: usize,
+    secondary: usize,
+    /// Each row's columns, sorted, without repeats.
+    rows: Vec<Vec<usize>>,
+    /// For each column, the bitset of the rows that cover it.
+    covering: Vec<Vec<u64>>,
+}
+
+impl ExactCover {
+    /// A problem with `primary` columns, numbered from 0, each to be covered
+    /// exactly once, and no rows yet.
+    #[must_use]
+    pub fn new(primary: usize) -> ExactCover {
+        ExactCover::with_secondary(primary, 0)
+    }
+
+    /// A problem with `primary` columns to cover exactly once (numbered from
+    /// 0) and then `secondary` columns to cover at most once (numbered from
+    /// `primary`).
+    #[must_use]
+    pub fn with_secondary(primary: usize, secondary: usize) -> ExactCover {
+        ExactCover { primary, secondary, rows: Vec::new(), covering: vec![Vec::new(); primary + secondary] }
+    }
+
+    /// Adds a row that covers `columns` (in any order; repeats count once)
+    /// and returns its number: rows are numbered from 0 in the order added.
+    ///
+    /// # Panics
+    ///
+    /// When a column is not one of the problem's: that is a mistake in the
+    /// program that builds the problem, not in its data.
+    pub fn add_row(&mut self, columns: &[usize]) -> usize {
+        let total = self.primary + self.secondary;
+        let mut row = columns.to_vec();
+        row.sort_unstable();
+        row.dedup();
+        if let Some(&bad) = row.iter().find(|&&c| c >= total) {
+            panic!("column {bad} is out of range: the problem has {total} columns");
+        }
+        let number = self.rows.len();
+        let (word, bit) = (number / 64, 1u64 << (number % 64));
+        for &column in &row {
+            let rows = &mut self.covering[column];
+            rows.resize(word + 1, 0);
+            rows[word] |= bit;
+        }
+        self.rows.push(row);
+        number
+    }
+
+    /// The number of rows.
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Every solution, lazily, each as its rows in increasing order.
+    pub fn solutions(&self) -> CoverSolutions<'_> {
+        CoverSolutions { search: Search::new(self.root(), Expand(self), Stack::new()) }
+    }
+
+    /// The number of solutions, counting no further than `limit`.
+    #[must_use]
+    pub fn count_solutions(&self, limit: usize) -> usize {
+        search::dfs(self.root(), |p: &Partial| Expand(self).successors(p))
+            .filter(Partial::is_solution)
+            .take(limit)
+            .count()
+    }
+
+    /// [`ExactCover::count_solutions`] on every core
+    /// ([`search::par_dfs`]); it stops once `limit` is reached.
+    #[cfg(feature = "parallel")]
+    #[must_use]
+    pub fn par_count_solutions(&self, limit: usize) -> usize {
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+        use rayon::iter::ParallelIterator;
+
+        let found = AtomicUsize::new(0);
+        let expand = |p: &Partial| {
+            let mut children = Expand(self).successors(p);
+            if found.load(Relaxed) >= limit {
+                children.candidates.clear();
+            }
+            children
+        };
+        let counted = search::par_dfs(self.root(), expand)
+            .filter(Partial::is_solution)
+            .map(|_| found.fetch_add(1, Relaxed))
+            .filter(|&before| before < limit)
+            .count();
+        counted.min(limit)
+    }
+
+    fn root(&self) -> Partial {
+        let rows = self.rows.len();
+        let mut compatible = vec![u64::MAX; rows.div_ceil(64)];
+        if rows % 64 != 0 {
+            if let Some(last) = compatible.last_mut() {
+                *last = (1u64 << (rows % 64)) - 1;
+            }
+        }
+        let mut uncovered = vec![u64::MAX; self.primary.div_ceil(64)];
+        if self.primary % 64 != 0 {
+            if let Some(last) = uncovered.last_mut() {
+                *last = (1u64 << (self.primary % 64)) - 1;
+            }
+        }
+        Partial { chosen: Vec::new(), compatible, uncovered }
+    }
+
+    /// The rows compatible with `partial` that cover `column`.
+    fn candidates(&self, partial: &Partial, column: usize) -> Vec<usize> {
+        let mut rows = Vec::new();
+        for (word, (&covering, &ok)) in self.covering[column].iter().zip(&partial.compatible).enumerate() {
+            let mut bits = covering & ok;
+            while bits != 0 {
+                rows.push(word * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+        }
+        rows
+    }
+
+    /// How many rows compatible with `partial` cover `column`.
+    fn options(&self, partial: &Partial, column: usize) -> u32 {
+        self.covering[column].iter().zip(&partial.compatible).map(|(&rows, &ok)| (rows & ok).count_ones()).sum()
+    }
+}
+
+impl fmt::Debug for ExactCover {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExactCover")
+            .field("primary", &self.primary)
+            .field("secondary", &self.secondary)
+            .field("rows", &self.rows.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A node of the search: rows chosen, rows still compatible with them, and
+/// primary columns still uncovered.
+#[derive(Clone, Debug)]
+struct Partial {
+    chosen: Vec<usize>,
+    compatible: Vec<u64>,
+    uncovered: Vec<u64>,
+}
+
+impl Partial {
+    /// Whether every primary column is covered.
+    fn is_solution(&self) -> bool {
+        self.uncovered.iter().all(|&w| w == 0)
+    }
+}
+
+/// The children of a partial solution, as a type the search can name.
+#[derive(Clone, Copy, Debug)]
+struct Expand<'a>(&'a ExactCover);
+
+impl<'a> Successors<Partial, CoverChildren<'a>> for Expand<'a> {
+    fn successors(&mut self, partial: &Partial) -> CoverChildren<'a> {
+        let problem = self.0;
+        // The uncovered primary column with the fewest compatible rows.
+        let mut best: Option<(u32, usize)> = None;
+        for (word, &bits) in partial.uncovered.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let column = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let options = problem.options(partial, column);
+                if best.is_none_or(|(fewest, _)| options < fewest) {
+                    best = Some((options, column));
+                }
+                if options == 0 {
+                    break;
+                }
+            }
+        }
+        let candidates = match best {
+            Some((_, column)) => problem.candidates(partial, column),
+            None => Vec::new(),
+        };
+        CoverChildren { problem, parent: partial.clone(), candidates, next: 0 }
+    }
+}
+
+/// The children of one partial solution, built one at a time.
+#[derive(Clone, Debug)]
+struct CoverChildren<'a> {
+    problem: &'a ExactCover,
+    parent: Partial,
+    candidates: Vec<usize>,
+    next: usize,
+}
+
+impl Iterator for CoverChildren<'_> {
+    type Item = Partial;
+
+    fn next(&mut self) -> Option<Partial> {
+        let &row = self.candidates.get(self.next)?;
+        self.next += 1;
+        let mut child = self.parent.clone();
+        child.chosen.push(row);
+        for &column in &self.problem.rows[row] {
+            // Every row that shares a column with this one is out.
+            for (ok, &rows) in child.compatible.iter_mut().zip(&self.problem.covering[column]) {
+                *ok &= !rows;
+            }
+            if column < self.problem.primary {
+                child.uncovered[column / 64] &= !(1u64 << (column % 64));
+            }
+        }
+        Some(child)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.candidates.len() - self.next;
+        (left, Some(left))
+    }
+}
+
+/// Every solution of an [`ExactCover`], lazily, each as its rows in
+/// increasing order. Built by [`ExactCover::solutions`].
+#[derive(Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct CoverSolutions<'a> {
+    search: Dfs<Partial, CoverChildren<'a>, Expand<'a>>,
+}
+
+impl Iterator for CoverSolutions<'_> {
+    type Item = Vec<usize>;
+
+    fn next(&mut self) -> Option<Vec<usize>> {
+        loop {
+            let partial = self.search.next()?;
+            if partial.is_solution() {
+                let mut rows = partial.chosen;
+                rows.sort_unstable();
+                return Some(rows);
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, self.search.size_hint().1)
+    }
+}
+
+impl FusedIterator for CoverSolutions<'_> {}
+
+impl fmt::Debug for CoverSolutions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CoverSolutions").finish_non_exhaustive()
+    }
+}
