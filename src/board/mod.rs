@@ -424,19 +424,33 @@ impl Board {
         if limit == 0 {
             return 0;
         }
+        let here = |board: &Board| {
+            if board.counts_directly(DIRECT) {
+                board.count_completions(limit)
+            } else {
+                usize::from(board.is_complete())
+            }
+        };
+        if limit == usize::MAX {
+            // Nothing to stop early for: no counter shared between the cores.
+            let children = |board: &Board| Children::new(board, DIRECT);
+            return crate::search::par_dfs(self.clone(), children)
+                .map(|b| here(&b))
+                .reduce(|| 0, usize::saturating_add);
+        }
         let found = AtomicUsize::new(0);
         let children = |board: &Board| {
             if found.load(Relaxed) >= limit { Children::none() } else { Children::new(board, DIRECT) }
         };
         let counted = crate::search::par_dfs(self.clone(), children)
             .map(|board| {
-                let here = if board.counts_directly(DIRECT) {
-                    board.count_completions(limit)
-                } else {
-                    usize::from(board.is_complete())
-                };
-                found.fetch_add(here, Relaxed);
-                here
+                let n = here(&board);
+                // Written only when there is something to add: a write per
+                // node would bounce the counter between the cores.
+                if n > 0 {
+                    found.fetch_add(n, Relaxed);
+                }
+                n
             })
             .reduce(|| 0, usize::saturating_add);
         counted.min(limit)

@@ -10,6 +10,7 @@ mod board;
 mod cli;
 mod common;
 mod contract;
+mod cover;
 mod datasets;
 mod filter;
 mod formats;

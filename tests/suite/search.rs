@@ -282,3 +282,83 @@ fn a_budget_stops_a_search_at_the_same_node_every_time() {
     assert!(timed.by_ref().count() > 0);
     assert!(matches!(timed.exhausted().map(|e| e.limit()), Some(Limit::Time(_))));
 }
+
+/// A random tree from `seed`: each node below depth 6 has 0 to 4 children.
+fn random_tree(seed: u64) -> impl Fn(&(u64, u32)) -> Vec<(u64, u32)> + Clone + Send + Sync {
+    move |&(id, depth): &(u64, u32)| {
+        let mix = (id ^ seed).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+        let children = if depth < 6 { mix % 5 } else { 0 };
+        (0..children).map(|i| (id * 5 + i + 1, depth + 1)).collect()
+    }
+}
+
+#[test]
+fn par_dfs_visits_every_node_exactly_once() {
+    use rayon::prelude::*;
+
+    for seed in 0..20 {
+        let tree = random_tree(seed);
+        let mut sequential: Vec<(u64, u32)> = search::dfs((0, 0), tree.clone()).collect();
+        let mut parallel: Vec<(u64, u32)> = search::par_dfs((0, 0), tree).collect();
+        sequential.sort_unstable();
+        parallel.sort_unstable();
+        assert_eq!(parallel, sequential, "seed {seed}");
+    }
+    // A large tree, so that the work is shared while it is walked.
+    let big = |&n: &u64| if n < 1 << 20 { vec![2 * n, 2 * n + 1] } else { vec![] };
+    assert_eq!(search::par_dfs(1u64, big).count(), (1 << 21) - 1);
+    assert_eq!(search::par_dfs(1u64, big).map(|n| u64::from(n.count_ones())).sum::<u64>(), {
+        (1..1u64 << 21).map(|n| u64::from(n.count_ones())).sum::<u64>()
+    });
+    // An endless tree: find_any stops.
+    assert!(search::par_dfs(1u64, |&n: &u64| [2 * n, 2 * n + 1]).find_any(|&n| n > 1000).is_some());
+}
+
+#[test]
+fn iddfs_is_breadth_first_order_level_by_level() {
+    for seed in 0..20 {
+        let tree = random_tree(seed);
+        let deepening: Vec<(u64, u32)> = search::iddfs((0, 0), tree.clone()).collect();
+        let mut by_level: Vec<(u64, u32)> = search::dfs((0, 0), tree.clone()).collect();
+        // Within a level, depth-first order: a stable sort of the depth-first order by depth.
+        by_level.sort_by_key(|&(_, depth)| depth);
+        assert_eq!(deepening, by_level, "seed {seed}");
+        assert_eq!(search::bfs((0, 0), tree).count(), deepening.len());
+    }
+    // One node, and an endless tree taken lazily.
+    assert_eq!(search::iddfs(7u8, |_: &u8| Vec::new()).collect::<Vec<_>>(), [7]);
+    assert_eq!(search::iddfs(0u64, |&n: &u64| [n + 1]).take(5).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn beam_keeps_the_best_of_each_level() {
+    for seed in 0..20 {
+        let tree = random_tree(seed);
+        // Wide enough for every level: every node, each level in key order.
+        let key = |&(id, _): &(u64, u32)| id % 7;
+        let wide: Vec<(u64, u32)> = search::beam((0, 0), tree.clone(), key, usize::MAX).collect();
+        assert_eq!(wide.len(), search::bfs((0, 0), tree.clone()).count(), "seed {seed}");
+        assert!(wide.windows(2).all(|w| w[0].1 < w[1].1 || (w[0].1 == w[1].1 && key(&w[0]) <= key(&w[1]))));
+        // Narrow: at most `width` nodes a level, each a best of its candidates.
+        let narrow: Vec<(u64, u32)> = search::beam((0, 0), tree, key, 2).collect();
+        for depth in 1..=6 {
+            assert!(narrow.iter().filter(|n| n.1 == depth).count() <= 2, "seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn prune_neither_yields_nor_expands_what_fails() {
+    let expanded = Rc::new(Cell::new(0));
+    let seen = Rc::clone(&expanded);
+    let tree = move |&n: &u32| {
+        seen.set(seen.get() + 1);
+        if n < 64 { vec![2 * n, 2 * n + 1] } else { vec![] }
+    };
+    let kept: Vec<u32> = search::bfs(1, tree).prune(|&n| n % 3 != 0).collect();
+    assert!(kept.iter().all(|&n| n % 3 != 0));
+    // The children of a pruned node are never built: 6 is pruned, so 12 and 13 never appear.
+    assert!(!kept.contains(&12) && !kept.contains(&13));
+    assert_eq!(expanded.get(), kept.len(), "only kept nodes are expanded");
+    assert_eq!(search::dfs(3u32, |_: &u32| vec![1]).prune(|&n| n != 3).count(), 0, "the root too");
+}
