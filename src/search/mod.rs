@@ -55,10 +55,13 @@
 mod beam;
 mod best_first;
 mod budget;
+mod discrepancy;
 mod frontier;
 mod iddfs;
+mod interleave;
 #[cfg(feature = "parallel")]
 mod parallel;
+mod restarts;
 mod shuffled;
 mod walk;
 
@@ -66,10 +69,13 @@ pub use beam::{Beam, beam};
 pub use best_first::BestFirst;
 pub(crate) use budget::Meter;
 pub use budget::{Bounded, Budget, Exhausted, Limit, bounded};
+pub use discrepancy::{Lds, lds};
 pub use frontier::{Frontier, Queue, Stack};
 pub use iddfs::{Iddfs, iddfs};
+pub use interleave::{Interleave, interleave};
 #[cfg(feature = "parallel")]
 pub use parallel::{ParDfs, par_dfs};
+pub use restarts::{Restarts, luby, restarts};
 pub use shuffled::Shuffled;
 pub use walk::{Pruned, Search, Successors};
 

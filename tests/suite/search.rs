@@ -362,3 +362,53 @@ fn prune_neither_yields_nor_expands_what_fails() {
     assert_eq!(expanded.get(), kept.len(), "only kept nodes are expanded");
     assert_eq!(search::dfs(3u32, |_: &u32| vec![1]).prune(|&n| n != 3).count(), 0, "the root too");
 }
+
+#[test]
+fn lds_visits_every_node_once_fewest_discrepancies_first() {
+    for seed in 0..20 {
+        let tree = random_tree(seed);
+        let order: Vec<(u64, u32)> = search::lds((0, 0), tree.clone()).collect();
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        let mut all: Vec<(u64, u32)> = search::dfs((0, 0), tree.clone()).collect();
+        all.sort_unstable();
+        assert_eq!(sorted, all, "seed {seed}");
+        // A node's discrepancies: the steps on its path that took a child other than the first.
+        let discrepancies = |target: (u64, u32)| {
+            let (mut node, mut count) = (target, 0);
+            while node.1 > 0 {
+                let parent = search::dfs((0, 0), tree.clone()).find(|p| tree(p).contains(&node)).unwrap();
+                count += usize::from(tree(&parent)[0] != node);
+                node = parent;
+            }
+            count
+        };
+        let counts: Vec<usize> = order.iter().map(|&n| discrepancies(n)).collect();
+        assert!(counts.is_sorted(), "seed {seed}: {counts:?}");
+    }
+}
+
+#[test]
+fn interleave_is_fair_to_endless_searches() {
+    let mut it = search::interleave((0..3u64).map(|start| search::dfs(start, |&n: &u64| [n + 3])));
+    assert_eq!(it.by_ref().take(9).collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+    let finite = search::interleave([vec![1, 2, 3].into_iter(), vec![].into_iter(), vec![4].into_iter()]);
+    assert_eq!(finite.size_hint(), (4, Some(4)));
+    assert_eq!(finite.collect::<Vec<_>>(), [1, 4, 2, 3]);
+}
+
+#[test]
+fn restarts_end_once_a_run_covers_the_tree_and_repeat_with_the_seed() {
+    for seed in 0..10 {
+        let tree = random_tree(seed);
+        let nodes = search::dfs((0, 0), tree.clone()).count();
+        let runs: Vec<(u64, u32)> = search::restarts((0, 0), tree.clone(), seed, 4).collect();
+        // The last run saw every node; the ones before were cut short.
+        let mut last: Vec<(u64, u32)> = runs[runs.len() - nodes..].to_vec();
+        last.sort_unstable();
+        let mut all: Vec<(u64, u32)> = search::dfs((0, 0), tree.clone()).collect();
+        all.sort_unstable();
+        assert_eq!(last, all, "seed {seed}");
+        assert_eq!(search::restarts((0, 0), tree, seed, 4).collect::<Vec<_>>(), runs, "the same again");
+    }
+}
