@@ -55,6 +55,7 @@
 mod beam;
 mod best_first;
 mod budget;
+mod depth;
 mod discrepancy;
 mod frontier;
 mod iddfs;
@@ -69,6 +70,7 @@ pub use beam::{Beam, beam};
 pub use best_first::BestFirst;
 pub(crate) use budget::Meter;
 pub use budget::{Bounded, Budget, Exhausted, Limit, bounded};
+pub use depth::{Walk, walk};
 pub use discrepancy::{Lds, lds};
 pub use frontier::{Frontier, Queue, Stack};
 pub use iddfs::{Iddfs, iddfs};

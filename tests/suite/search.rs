@@ -412,3 +412,37 @@ fn restarts_end_once_a_run_covers_the_tree_and_repeat_with_the_seed() {
         assert_eq!(search::restarts((0, 0), tree, seed, 4).collect::<Vec<_>>(), runs, "the same again");
     }
 }
+
+#[test]
+fn walk_is_dfs_with_depths_a_depth_bound_and_skipped_subtrees() {
+    for seed in 0..20 {
+        let tree = random_tree(seed);
+        let mut walk = search::walk((0, 0), tree.clone());
+        let mut seen = Vec::new();
+        while let Some(node) = walk.next() {
+            assert_eq!(walk.depth(), node.1 as usize, "seed {seed}");
+            seen.push(node);
+        }
+        assert_eq!(seen, search::dfs((0, 0), tree.clone()).collect::<Vec<_>>(), "seed {seed}");
+        let shallow: Vec<(u64, u32)> = search::walk((0, 0), tree.clone()).max_depth(3).collect();
+        assert_eq!(shallow, seen.iter().copied().filter(|n| n.1 <= 3).collect::<Vec<_>>(), "seed {seed}");
+    }
+    // Skipped children are never built.
+    let built = Rc::new(Cell::new(0));
+    let counter = Rc::clone(&built);
+    let tree = move |&n: &u32| {
+        let counter = Rc::clone(&counter);
+        (2 * n..2 * n + 2).filter(|&c| c < 64).inspect(move |_| counter.set(counter.get() + 1))
+    };
+    let mut walk = search::walk(1, tree);
+    let mut seen = Vec::new();
+    while let Some(n) = walk.next() {
+        seen.push(n);
+        if n % 2 == 0 {
+            walk.skip_children();
+        }
+    }
+    // Only odd nodes open: 1, 3, 7, 15, 31 and their children.
+    assert_eq!(seen, [1, 2, 3, 6, 7, 14, 15, 30, 31, 62, 63]);
+    assert_eq!(built.get(), seen.len() - 1, "nothing below a skipped node was built");
+}
