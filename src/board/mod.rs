@@ -382,7 +382,7 @@ impl Board {
         (count, meter.exhausted())
     }
 
-    /// Every solution, found on every core ([`search::par_dfs`] over
+    /// Every solution, found on every core ([`search::par_dfs`](crate::search::par_dfs) over
     /// [`Board::children`], filtered for complete boards), in no defined
     /// order.
     ///

@@ -31,7 +31,22 @@
 //! [`shuffled_dfs`] a reproducible random one. Any other order
 //! plugs in through the [`Frontier`] trait and [`with_frontier`]; see the
 //! trait's documentation for a seeded random order written only against the
-//! public API.
+//! public API. Beside them:
+//!
+//! - [`iddfs`]: breadth-first order in memory that grows with depth only;
+//! - [`beam`]: level by level, each level's best few by a key;
+//! - [`lds`]: limited discrepancy search, trusting the children's order;
+//! - [`restarts`]: the shuffled search restarted on the Luby schedule;
+//! - [`interleave`]: several searches, fairly, even endless ones;
+//! - [`walk`]: depth-first with depths, a depth bound and skipped subtrees;
+//! - [`Search::prune`]: a search without the subtrees that fail a test;
+//! - `par_dfs`: every node once, on every core (with the default feature
+//!   `parallel`).
+//!
+//! # Bounds
+//!
+//! A [`Budget`] stops a search after so many nodes or so much time, and
+//! says so: [`Search::within`], or [`bounded`] for any iterator.
 //!
 //! # Example
 //!
