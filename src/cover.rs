@@ -68,15 +68,38 @@ impl ExactCover {
     ///
     /// # Panics
     ///
-    /// When a column is not one of the problem's: that is a mistake in the
-    /// program that builds the problem, not in its data.
+    /// When a column is not one of the problem's. For columns that come
+    /// from data, use [`ExactCover::try_add_row`].
     pub fn add_row(&mut self, columns: &[usize]) -> usize {
+        match self.try_add_row(columns) {
+            Ok(number) => number,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// [`ExactCover::add_row`], or an error that names the first column out
+    /// of range; the problem is unchanged then.
+    ///
+    /// # Errors
+    ///
+    /// [`ColumnOutOfRange`] when a column is not one of the problem's.
+    ///
+    /// ```
+    /// use lazydoku::ExactCover;
+    ///
+    /// let mut problem = ExactCover::new(3);
+    /// assert_eq!(problem.try_add_row(&[0, 2]), Ok(0));
+    /// let err = problem.try_add_row(&[1, 3]).unwrap_err();
+    /// assert_eq!(err.to_string(), "column 3 is out of range: the problem has 3 columns, numbered from 0");
+    /// assert_eq!(problem.rows(), 1);
+    /// ```
+    pub fn try_add_row(&mut self, columns: &[usize]) -> Result<usize, ColumnOutOfRange> {
         let total = self.primary + self.secondary;
         let mut row = columns.to_vec();
         row.sort_unstable();
         row.dedup();
-        if let Some(&bad) = row.iter().find(|&&c| c >= total) {
-            panic!("column {bad} is out of range: the problem has {total} columns");
+        if let Some(&column) = row.iter().find(|&&c| c >= total) {
+            return Err(ColumnOutOfRange { column, columns: total });
         }
         let number = self.rows.len();
         let (word, bit) = (number / 64, 1u64 << (number % 64));
@@ -86,7 +109,7 @@ impl ExactCover {
             rows[word] |= bit;
         }
         self.rows.push(row);
-        number
+        Ok(number)
     }
 
     /// The number of rows.
@@ -169,6 +192,23 @@ impl ExactCover {
         self.covering[column].iter().zip(&partial.compatible).map(|(&rows, &ok)| (rows & ok).count_ones()).sum()
     }
 }
+
+/// A row named a column the problem does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnOutOfRange {
+    /// The column named.
+    pub column: usize,
+    /// How many columns the problem has.
+    pub columns: usize,
+}
+
+impl fmt::Display for ColumnOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {} is out of range: the problem has {} columns, numbered from 0", self.column, self.columns)
+    }
+}
+
+impl std::error::Error for ColumnOutOfRange {}
 
 impl fmt::Debug for ExactCover {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
