@@ -92,6 +92,38 @@ fn enumeration(rounds: usize) {
     );
 }
 
+/// The N-queens tree: a node lists the column of the queen in each row so far.
+fn queens(n: usize) -> impl Fn(&Vec<usize>) -> Vec<Vec<usize>> + Copy {
+    move |placed: &Vec<usize>| {
+        let row = placed.len();
+        (0..n)
+            .filter(|&c| placed.iter().enumerate().all(|(r, &q)| q != c && q.abs_diff(c) != row - r))
+            .map(|c| [placed.as_slice(), &[c]].concat())
+            .collect()
+    }
+}
+
+/// The walk itself: every node of the 11-queens tree (166,926), by
+/// `search::dfs` and by pathfinding's `dfs_reach`, which keeps a visited set.
+fn walk(rounds: usize) {
+    let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        let (n, t) = time(|| search::dfs(Vec::new(), queens(11)).count());
+        assert_eq!(n, 166_926, "lazydoku's walk");
+        best_ours = best_ours.min(t);
+        let (n, t) = time(|| pathfinding::directed::dfs::dfs_reach(Vec::new(), queens(11)).count());
+        assert_eq!(n, 166_926, "pathfinding's walk");
+        best_theirs = best_theirs.min(t);
+    }
+    println!(
+        "
+walk (every node of the 11-queens tree, 166,926): search::dfs {:.1} ms, pathfinding dfs_reach {:.1} ms (ratio {:.2})",
+        best_ours.as_secs_f64() * 1e3,
+        best_theirs.as_secs_f64() * 1e3,
+        best_ours.as_secs_f64() / best_theirs.as_secs_f64()
+    );
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = 3;
@@ -101,10 +133,13 @@ fn main() {
     }
     let everything = args.is_empty();
     let enumerate = everything || args.iter().any(|a| a == "million.txt");
-    args.retain(|a| a != "million.txt");
+    let queens_walk = everything || args.iter().any(|a| a == "queens");
+    args.retain(|a| a != "million.txt" && a != "queens");
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
-    println!("{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}", "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess");
+    if !names.is_empty() {
+        println!("{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}", "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess");
+    }
     for name in names {
         let lines = load(name);
         let ours: Vec<Board> = lines.iter().map(|l| l.parse().expect("lazydoku parses")).collect();
@@ -144,5 +179,8 @@ fn main() {
     }
     if enumerate {
         enumeration(rounds);
+    }
+    if queens_walk {
+        walk(rounds);
     }
 }
