@@ -118,6 +118,123 @@ impl ExactCover {
         self.rows.len()
     }
 
+    /// The columns row `row` covers, in increasing order; empty for a row
+    /// number the problem does not have.
+    #[must_use]
+    pub fn row(&self, row: usize) -> &[usize] {
+        self.rows.get(row).map_or(&[], Vec::as_slice)
+    }
+
+    /// The number of primary columns, numbered from 0.
+    #[must_use]
+    pub fn primary_columns(&self) -> usize {
+        self.primary
+    }
+
+    /// The number of secondary columns, numbered after the primary ones.
+    #[must_use]
+    pub fn secondary_columns(&self) -> usize {
+        self.secondary
+    }
+
+    /// N-queens: a row per square (rank-major: row `r * n + c` is the queen
+    /// on rank `r`, file `c`); ranks and files are primary columns, the
+    /// diagonals secondary ones, which a solution need not fill.
+    ///
+    /// ```
+    /// use lazydoku::ExactCover;
+    ///
+    /// assert_eq!(ExactCover::queens(8).count_solutions(usize::MAX), 92);
+    /// assert_eq!(ExactCover::queens(6).solutions().next(), Some(vec![1, 9, 17, 18, 26, 34]));
+    /// ```
+    #[must_use]
+    pub fn queens(n: usize) -> ExactCover {
+        let diagonals = (2 * n).saturating_sub(1);
+        let mut problem = ExactCover::with_secondary(2 * n, 2 * diagonals);
+        for r in 0..n {
+            for c in 0..n {
+                problem.add_row(&[r, n + c, 2 * n + r + c, 2 * n + diagonals + (n - 1 + r - c)]);
+            }
+        }
+        problem
+    }
+
+    /// Tilings of a `width` x `height` box by the twelve pentominoes, each
+    /// used once: a primary column per piece (0 to 11, in the order F, I,
+    /// L, N, P, T, U, V, W, X, Y, Z) and then per cell (row-major), and a
+    /// row per placement of a piece in one of its orientations.
+    ///
+    /// ```
+    /// use lazydoku::ExactCover;
+    ///
+    /// // 8 tilings of the 3x20 box: 2 up to the box's symmetries.
+    /// assert_eq!(ExactCover::pentominoes(20, 3).count_solutions(usize::MAX), 8);
+    /// ```
+    #[must_use]
+    pub fn pentominoes(width: usize, height: usize) -> ExactCover {
+        /// The twelve pieces, as cells (column, row).
+        const PIECES: [[(i64, i64); 5]; 12] = [
+            [(1, 0), (2, 0), (0, 1), (1, 1), (1, 2)], // F
+            [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)], // I
+            [(0, 0), (0, 1), (0, 2), (0, 3), (1, 3)], // L
+            [(1, 0), (1, 1), (0, 2), (1, 2), (0, 3)], // N
+            [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)], // P
+            [(0, 0), (1, 0), (2, 0), (1, 1), (1, 2)], // T
+            [(0, 0), (2, 0), (0, 1), (1, 1), (2, 1)], // U
+            [(0, 0), (0, 1), (0, 2), (1, 2), (2, 2)], // V
+            [(0, 0), (0, 1), (1, 1), (1, 2), (2, 2)], // W
+            [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)], // X
+            [(1, 0), (0, 1), (1, 1), (1, 2), (1, 3)], // Y
+            [(0, 0), (1, 0), (1, 1), (1, 2), (2, 2)], // Z
+        ];
+        let mut problem = ExactCover::new(12 + width * height);
+        for (piece, cells) in PIECES.iter().enumerate() {
+            // The eight turns and mirror images, shifted to the origin, without repeats.
+            let mut orientations: Vec<Vec<(i64, i64)>> = Vec::new();
+            for turn in 0..8 {
+                let mut shape: Vec<(i64, i64)> = cells
+                    .iter()
+                    .map(|&(x, y)| {
+                        let x = if turn & 4 == 0 { x } else { -x };
+                        match turn & 3 {
+                            0 => (x, y),
+                            1 => (-y, x),
+                            2 => (-x, -y),
+                            _ => (y, -x),
+                        }
+                    })
+                    .collect();
+                let left = shape.iter().map(|c| c.0).min().unwrap_or(0);
+                let top = shape.iter().map(|c| c.1).min().unwrap_or(0);
+                for cell in &mut shape {
+                    *cell = (cell.0 - left, cell.1 - top);
+                }
+                shape.sort_unstable();
+                if !orientations.contains(&shape) {
+                    orientations.push(shape);
+                }
+            }
+            for shape in &orientations {
+                for dy in 0..height {
+                    for dx in 0..width {
+                        let placed: Option<Vec<usize>> = shape
+                            .iter()
+                            .map(|&(x, y)| {
+                                let (x, y) = (usize::try_from(x).ok()? + dx, usize::try_from(y).ok()? + dy);
+                                (x < width && y < height).then_some(12 + y * width + x)
+                            })
+                            .collect();
+                        if let Some(mut columns) = placed {
+                            columns.push(piece);
+                            problem.add_row(&columns);
+                        }
+                    }
+                }
+            }
+        }
+        problem
+    }
+
     /// Every solution, lazily, each as its rows in increasing order.
     pub fn solutions(&self) -> CoverSolutions<'_> {
         CoverSolutions { search: Search::new(self.root(), Expand(self), Stack::new()) }
