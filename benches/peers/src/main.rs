@@ -124,6 +124,65 @@ walk (every node of the 11-queens tree, 166,926): search::dfs {:.1} ms, pathfind
     );
 }
 
+/// An `ExactCover` read back as a problem for the `dancing-links` crate:
+/// possibilities are row numbers, constraints column numbers.
+struct Peer {
+    problem: lazydoku::ExactCover,
+    rows: Vec<usize>,
+    columns: Vec<usize>,
+}
+
+impl dancing_links::ExactCover for Peer {
+    type Possibility = usize;
+    type Constraint = usize;
+
+    fn satisfies(&self, row: &usize, column: &usize) -> bool {
+        self.problem.row(*row).binary_search(column).is_ok()
+    }
+
+    fn is_optional(&self, column: &usize) -> bool {
+        *column >= self.problem.primary_columns()
+    }
+
+    fn possibilities(&self) -> &[usize] {
+        &self.rows
+    }
+
+    fn constraints(&self) -> &[usize] {
+        &self.columns
+    }
+}
+
+/// Exact cover: every pentomino tiling of the 6x10 box (9,356), by
+/// `ExactCover::count_solutions` (one core) and by dancing links.
+fn exact_cover(rounds: usize) {
+    let problem = lazydoku::ExactCover::pentominoes(10, 6);
+    let columns = problem.primary_columns() + problem.secondary_columns();
+    let peer = Peer { rows: (0..problem.rows()).collect(), columns: (0..columns).collect(), problem: problem.clone() };
+    let (mut best_ours, mut best_parallel, mut best_theirs) = (Duration::MAX, Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        let (n, t) = time(|| problem.count_solutions(usize::MAX));
+        assert_eq!(n, 9_356, "lazydoku's count");
+        best_ours = best_ours.min(t);
+        let (n, t) = time(|| problem.par_count_solutions(usize::MAX));
+        assert_eq!(n, 9_356, "lazydoku's parallel count");
+        best_parallel = best_parallel.min(t);
+        let (n, t) = time(|| dancing_links::Solver::new(&peer).count());
+        assert_eq!(n, 9_356, "dancing-links' count");
+        best_theirs = best_theirs.min(t);
+    }
+    println!(
+        "\nexact cover (pentomino tilings of 6x10, 9,356): dancing-links {:.2} s; ExactCover::count_solutions {:.2} s \
+         (ratio {:.2}); par_count_solutions on {} threads {:.2} s (ratio {:.2})",
+        best_theirs.as_secs_f64(),
+        best_ours.as_secs_f64(),
+        best_ours.as_secs_f64() / best_theirs.as_secs_f64(),
+        rayon::current_num_threads(),
+        best_parallel.as_secs_f64(),
+        best_parallel.as_secs_f64() / best_theirs.as_secs_f64()
+    );
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = 3;
@@ -134,7 +193,8 @@ fn main() {
     let everything = args.is_empty();
     let enumerate = everything || args.iter().any(|a| a == "million.txt");
     let queens_walk = everything || args.iter().any(|a| a == "queens");
-    args.retain(|a| a != "million.txt" && a != "queens");
+    let cover = everything || args.iter().any(|a| a == "pentominoes");
+    args.retain(|a| a != "million.txt" && a != "queens" && a != "pentominoes");
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
     if !names.is_empty() {
@@ -182,5 +242,8 @@ fn main() {
     }
     if queens_walk {
         walk(rounds);
+    }
+    if cover {
+        exact_cover(rounds);
     }
 }
