@@ -252,17 +252,14 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut summary = Summary::default();
-    let failed = |e: io::Error| format!("cannot write the output: {e}");
     loop {
         // Whatever is written leaves before the writer waits for more.
         let solved = match writing.try_recv() {
             Ok(solved) => solved,
             Err(TryRecvError::Disconnected) => break,
             Err(TryRecvError::Empty) => {
-                match out.flush() {
-                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
-                    Err(e) => return Err(failed(e)),
-                    Ok(()) => {}
+                if !written(out.flush())? {
+                    return Ok(summary);
                 }
                 match writing.recv() {
                     Ok(solved) => solved,
@@ -276,10 +273,8 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
                 return Err(e);
             }
             Solved::Solutions(text) => {
-                match out.write_all(text.as_bytes()) {
-                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
-                    Err(e) => return Err(failed(e)),
-                    Ok(()) => {}
+                if !written(out.write_all(text.as_bytes()))? {
+                    return Ok(summary);
                 }
                 continue;
             }
@@ -294,11 +289,8 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
                 None => {}
             }
             if let Some(text) = &outcome.out {
-                match writeln!(out, "{text}") {
-                    // The reader of our output is gone: stop quietly.
-                    Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(summary),
-                    Err(e) => return Err(failed(e)),
-                    Ok(()) => {}
+                if !written(writeln!(out, "{text}"))? {
+                    return Ok(summary);
                 }
             }
             if let Some(problem) = &outcome.problem {
@@ -312,14 +304,22 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
             bar.inc(bytes);
         }
     }
-    match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => return Err(failed(e)),
-        _ => {}
-    }
+    written(out.flush())?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
     Ok(summary)
+}
+
+/// Whether a write to stdout went through: `Ok(false)` when the reader of
+/// the output is gone (a closed pipe, as under `head`), which ends the
+/// output quietly; an error for anything else (a full disk, say).
+pub fn written(result: io::Result<()>) -> Result<bool, String> {
+    match result {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(format!("cannot write the output: {e}")),
+    }
 }
 
 /// `lazydoku: FILE:LINE[:COLUMN]: reason` on stderr; nothing if stderr is

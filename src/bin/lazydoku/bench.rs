@@ -82,11 +82,7 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
 /// Writes one line at once; `Ok(false)` when the reader of the output is
 /// gone, an error when the output cannot be written.
 fn write_line(out: &mut impl Write, line: &str) -> Result<bool, String> {
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
-        Ok(()) => Ok(true),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(false),
-        Err(e) => Err(format!("cannot write the output: {e}")),
-    }
+    crate::batch::written(writeln!(out, "{line}").and_then(|()| out.flush()))
 }
 
 /// Children built at a branch with two or more candidates by the depth-first
