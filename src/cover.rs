@@ -275,20 +275,7 @@ impl ExactCover {
     }
 
     fn root(&self) -> Partial {
-        let rows = self.rows.len();
-        let mut compatible = vec![u64::MAX; rows.div_ceil(64)];
-        if rows % 64 != 0 {
-            if let Some(last) = compatible.last_mut() {
-                *last = (1u64 << (rows % 64)) - 1;
-            }
-        }
-        let mut uncovered = vec![u64::MAX; self.primary.div_ceil(64)];
-        if self.primary % 64 != 0 {
-            if let Some(last) = uncovered.last_mut() {
-                *last = (1u64 << (self.primary % 64)) - 1;
-            }
-        }
-        Partial { chosen: Vec::new(), compatible, uncovered }
+        Partial { chosen: Vec::new(), compatible: all_set(self.rows.len()), uncovered: all_set(self.primary) }
     }
 
     /// The rows compatible with `partial` that cover `column`.
@@ -344,6 +331,15 @@ struct Partial {
     chosen: Vec<usize>,
     compatible: Vec<u64>,
     uncovered: Vec<u64>,
+}
+
+/// A bitset with bits `0..bits` set.
+fn all_set(bits: usize) -> Vec<u64> {
+    let mut set = vec![u64::MAX; bits.div_ceil(64)];
+    if let (Some(last), 1..) = (set.last_mut(), bits % 64) {
+        *last = (1u64 << (bits % 64)) - 1;
+    }
+    set
 }
 
 impl Partial {
