@@ -243,10 +243,7 @@ impl ExactCover {
     /// The number of solutions, counting no further than `limit`.
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
-        search::dfs(self.root(), |p: &Partial| Expand(self).successors(p))
-            .filter(Partial::is_solution)
-            .take(limit)
-            .count()
+        Search::new(self.root(), Expand(self), Stack::new()).counter(Partial::is_solution).up_to(limit)
     }
 
     /// [`ExactCover::count_solutions`] on every core
@@ -254,24 +251,9 @@ impl ExactCover {
     #[cfg(feature = "parallel")]
     #[must_use]
     pub fn par_count_solutions(&self, limit: usize) -> usize {
-        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-        use rayon::iter::ParallelIterator;
-
-        let found = AtomicUsize::new(0);
-        let expand = |p: &Partial| {
-            let mut children = Expand(self).successors(p);
-            if found.load(Relaxed) >= limit {
-                children.candidates.clear();
-            }
-            children
-        };
-        let counted = search::par_dfs(self.root(), expand)
-            .filter(Partial::is_solution)
-            .map(|_| found.fetch_add(1, Relaxed))
-            .filter(|&before| before < limit)
-            .count();
-        counted.min(limit)
+        search::par_dfs(self.root(), |p: &Partial| Expand(self).successors(p))
+            .counter(Partial::is_solution)
+            .up_to(limit)
     }
 
     fn root(&self) -> Partial {

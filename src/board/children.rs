@@ -27,20 +27,15 @@ pub struct Children {
 }
 
 impl Children {
-    /// The children of `parent`; none at all when the engine counts its
-    /// completions itself and it has at most `direct` empty cells
-    /// ([`Board::counts_directly`]; 0 for the search of solutions). One
-    /// constructor with a threshold rather than two paths that meet: a
-    /// choice between two whole iterators made the counting walk copy them
-    /// field by field (11+ 20% slower).
     /// No children at all.
     pub(crate) fn none() -> Children {
         Children { parent: None, branch: None, remaining: 0 }
     }
 
-    pub(crate) fn new(parent: &Board, direct: usize) -> Children {
+    /// The children of `parent`.
+    pub(crate) fn new(parent: &Board) -> Children {
         let none = Children::none();
-        if parent.is_complete() || parent.counts_directly(direct) {
+        if parent.is_complete() {
             return none;
         }
         let mut parent = parent.clone();

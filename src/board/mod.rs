@@ -304,7 +304,7 @@ impl Board {
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     pub fn children(&self) -> Children {
-        Children::new(self, 0)
+        Children::new(self)
     }
 
     /// Every solution, lazily, in depth-first order: the depth-first search
@@ -351,7 +351,7 @@ impl Board {
     /// ```
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
-        solutions::count(self, limit, &mut Meter::new(Budget::UNLIMITED))
+        solutions::count(self.clone(), limit, Meter::new(Budget::UNLIMITED)).0
     }
 
     /// [`Board::count_solutions`], stopping once `budget` is spent: the
@@ -377,9 +377,7 @@ impl Board {
     /// ```
     #[must_use]
     pub fn count_solutions_within(&self, limit: usize, budget: Budget) -> (usize, Option<Exhausted>) {
-        let mut meter = Meter::new(budget);
-        let count = solutions::count(self, limit, &mut meter);
-        (count, meter.exhausted())
+        solutions::count(self.clone(), limit, Meter::new(budget))
     }
 
     /// Every solution, found on every core ([`search::par_dfs`](crate::search::par_dfs) over
@@ -415,45 +413,12 @@ impl Board {
     #[cfg(feature = "parallel")]
     #[must_use]
     pub fn par_count_solutions(&self, limit: usize) -> usize {
-        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-        use rayon::iter::ParallelIterator;
-
         /// Boards with at most this many empty cells are counted directly.
         const DIRECT: usize = 32;
-        if limit == 0 {
-            return 0;
-        }
-        let here = |board: &Board| {
-            if board.counts_directly(DIRECT) {
-                board.count_completions(limit)
-            } else {
-                usize::from(board.is_complete())
-            }
-        };
-        if limit == usize::MAX {
-            // Nothing to stop early for: no counter shared between the cores.
-            let children = |board: &Board| Children::new(board, DIRECT);
-            return crate::search::par_dfs(self.clone(), children)
-                .map(|b| here(&b))
-                .reduce(|| 0, usize::saturating_add);
-        }
-        let found = AtomicUsize::new(0);
-        let children = |board: &Board| {
-            if found.load(Relaxed) >= limit { Children::none() } else { Children::new(board, DIRECT) }
-        };
-        let counted = crate::search::par_dfs(self.clone(), children)
-            .map(|board| {
-                let n = here(&board);
-                // Written only when there is something to add: a write per
-                // node would bounce the counter between the cores.
-                if n > 0 {
-                    found.fetch_add(n, Relaxed);
-                }
-                n
-            })
-            .reduce(|| 0, usize::saturating_add);
-        counted.min(limit)
+        crate::search::par_dfs(self.clone(), Board::children)
+            .counter(Board::is_complete)
+            .shortcut(|board: &Board, wanted| board.counts_directly(DIRECT).then(|| board.count_completions(wanted)))
+            .up_to(limit)
     }
 
     /// The memory this board holds, in bytes: its own size and what it keeps

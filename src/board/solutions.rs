@@ -1,11 +1,10 @@
 //! [`Solutions`]: every solution of a board, lazily.
 
-use std::cell::Cell;
 use std::fmt;
 use std::iter::FusedIterator;
 
 use super::{Board, Children};
-use crate::search::{Budget, Dfs, Exhausted, Meter, Search, Stack, Successors};
+use crate::search::{Budget, Counter, Dfs, Exhausted, Meter, Search, Shortcut, Stack, Successors};
 
 /// [`Board::children`] as a type of its own, so that the search calls it
 /// directly rather than through a function pointer: the call is inlined and
@@ -16,22 +15,16 @@ struct BoardChildren;
 
 impl Successors<Board, Children> for BoardChildren {
     fn successors(&mut self, board: &Board) -> Children {
-        Children::new(board, 0)
+        board.children()
     }
 }
 
-/// The children of the counting walk: a board whose completions the engine
-/// counts itself, with at most the threshold's empty cells, is a leaf
-/// ([`Board::counts_directly`]).
+/// The shortcut of [`Board::count_solutions`]: a propagated board with at
+/// most `threshold` empty cells has its completions counted by the engine
+/// ([`Board::count_completions`], 9x9 only) rather than searched.
 #[derive(Clone, Copy, Debug)]
-struct CountingChildren<'a> {
-    threshold: &'a Cell<usize>,
-}
-
-impl Successors<Board, Children> for CountingChildren<'_> {
-    fn successors(&mut self, board: &Board) -> Children {
-        Children::new(board, self.threshold.get())
-    }
+struct DirectCount {
+    threshold: usize,
 }
 
 /// Boards with at most this many empty cells are counted directly at the
@@ -47,36 +40,38 @@ const DIRECT_FLOOR: usize = 24;
 
 const _: () = assert!(DIRECT_FIRST <= super::MAX_DIRECT, "the direct count holds every empty cell");
 
-/// [`Board::count_solutions`]: the depth-first search of [`Board::solutions`],
-/// with the boards the engine counts directly (9x9 boards with few empty
-/// cells) counted rather than searched. The count is the same. Each node of
-/// the walk is one node of `meter`'s budget; the count stops short when it
-/// is spent.
-pub(crate) fn count(board: &Board, limit: usize, meter: &mut Meter) -> usize {
-    let mut count = 0;
-    if limit == 0 {
-        return count;
-    }
-    let threshold = Cell::new(DIRECT_FIRST);
-    let mut search = Search::new(board.clone(), CountingChildren { threshold: &threshold }, Stack::new());
-    while meter.tick() {
-        // Looked at where it is returned, not moved out: a copy per node shows.
-        let next = search.next();
-        let Some(node) = &next else { break };
-        if node.counts_directly(threshold.get()) {
-            let found = node.count_completions(limit - count);
-            if found == 0 {
-                threshold.set(threshold.get().saturating_sub(DIRECT_STEP).max(DIRECT_FLOOR));
-            }
-            count += found;
-        } else {
-            count += usize::from(node.is_complete());
+impl Shortcut<Board> for DirectCount {
+    #[inline]
+    fn count(&mut self, board: &Board, wanted: usize) -> Option<usize> {
+        if !board.counts_directly(self.threshold) {
+            return None;
         }
-        if count >= limit {
-            break;
+        let found = board.count_completions(wanted);
+        if found == 0 {
+            self.threshold = self.threshold.saturating_sub(DIRECT_STEP).max(DIRECT_FLOOR);
         }
+        Some(found)
     }
-    count
+}
+
+/// [`Board::count_solutions`]: the depth-first search of [`Board::solutions`]
+/// counted, with the boards the engine counts directly (9x9 boards with few
+/// empty cells) counted rather than searched. The count is the same. Each
+/// node of the walk is one node of `meter`'s budget; the count stops short
+/// when it is spent.
+pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<Exhausted>) {
+    let mut counter = counter(Search::new(board, BoardChildren, Stack::new()), meter);
+    let count = counter.up_to(limit);
+    (count, counter.exhausted())
+}
+
+/// The count of [`Board::count_solutions`] over a search of the solutions,
+/// begun or not.
+fn counter(
+    search: Dfs<Board, Children, BoardChildren>,
+    meter: Meter,
+) -> Counter<Dfs<Board, Children, BoardChildren>, impl FnMut(&Board) -> bool, DirectCount> {
+    search.counter(Board::is_complete).shortcut(DirectCount { threshold: DIRECT_FIRST }).with_meter(meter)
 }
 
 /// Every solution of a board, lazily: the depth-first search over
@@ -131,14 +126,17 @@ impl Iterator for Solutions {
     /// returned, one copy fewer per node than [`Iterator::filter`] makes.
     fn next(&mut self) -> Option<Board> {
         loop {
-            // The end of the search is not the end of the budget.
-            if self.search.size_hint().1 == Some(0) || !self.meter.tick() {
+            let node = self.search.pop();
+            let Some(board) = &node else { return None };
+            // Taken before the budget is asked: a search that has ended has
+            // not run out.
+            if !self.meter.tick() {
+                self.search.put_back(node);
                 return None;
             }
-            let node = self.search.next();
-            match &node {
-                Some(board) if !board.is_complete() => {}
-                _ => return node,
+            self.search.expand(board);
+            if board.is_complete() {
+                return node;
             }
         }
     }
@@ -147,15 +145,11 @@ impl Iterator for Solutions {
         (0, self.search.size_hint().1)
     }
 
-    /// Before the first solution is taken, [`Board::count_solutions`]: the
-    /// same number, without building the last cells of each branch as
-    /// boards. Once the search has begun, the solutions left, one by one.
-    /// Either way within the budget, if there is one.
-    fn count(mut self) -> usize {
-        match self.search.unvisited_root() {
-            Some(root) => count(root, usize::MAX, &mut self.meter),
-            None => self.fold(0, |n, _| n + 1),
-        }
+    /// [`Board::count_solutions`] from where the search stands: the same
+    /// number as counting them one by one, without building the last cells
+    /// of each branch as boards. Within the budget, if there is one.
+    fn count(self) -> usize {
+        counter(self.search, self.meter).up_to(usize::MAX)
     }
 }
 

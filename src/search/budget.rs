@@ -180,6 +180,11 @@ impl Meter {
     pub(crate) fn exhausted(&self) -> Option<Exhausted> {
         self.exhausted
     }
+
+    /// Nodes counted so far.
+    pub(crate) fn visited(&self) -> u64 {
+        self.visited
+    }
 }
 
 /// A search, or any iterator, that stops once its [`Budget`] is spent: each
@@ -206,7 +211,7 @@ impl<I> Bounded<I> {
     /// Nodes visited so far.
     #[must_use]
     pub fn visited(&self) -> u64 {
-        self.meter.visited
+        self.meter.visited()
     }
 
     /// The iterator inside, to look at (a search's frontier, say).

@@ -40,6 +40,8 @@
 //! - [`interleave`]: several searches, fairly, even endless ones;
 //! - [`walk`]: depth-first with depths, a depth bound and skipped subtrees;
 //! - [`Search::prune`]: a search without the subtrees that fail a test;
+//! - [`Search::counter`]: a count of goal nodes, with a [`Shortcut`] for
+//!   subtrees that can be counted without walking them;
 //! - `par_dfs`: every node once, on every core (with the default feature
 //!   `parallel`).
 //!
@@ -70,6 +72,7 @@
 mod beam;
 mod best_first;
 mod budget;
+mod count;
 mod depth;
 mod discrepancy;
 mod frontier;
@@ -85,13 +88,14 @@ pub use beam::{Beam, beam};
 pub use best_first::BestFirst;
 pub(crate) use budget::Meter;
 pub use budget::{Bounded, Budget, Exhausted, Limit, bounded};
+pub use count::{Counter, NoShortcut, Shortcut};
 pub use depth::{Walk, walk};
 pub use discrepancy::{Lds, lds};
 pub use frontier::{Frontier, Queue, Stack};
 pub use iddfs::{Iddfs, iddfs};
 pub use interleave::{Interleave, interleave};
 #[cfg(feature = "parallel")]
-pub use parallel::{ParDfs, par_dfs};
+pub use parallel::{ParCounter, ParDfs, SharedShortcut, par_dfs};
 pub use restarts::{Restarts, luby, restarts};
 pub use shuffled::Shuffled;
 pub use walk::{Pruned, Search, Successors};

@@ -1,9 +1,12 @@
 //! [`par_dfs`]: every node of a tree, visited once, on every core.
 
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use rayon::iter::ParallelIterator;
 use rayon::iter::plumbing::{Folder, Reducer, UnindexedConsumer};
+
+use super::NoShortcut;
 
 /// Visits `root` and every node below it exactly once, in parallel: a
 /// rayon [`ParallelIterator`], so `filter`, `count`, `find_any`, `reduce` and
@@ -46,6 +49,38 @@ where
 pub struct ParDfs<N, S> {
     root: N,
     successors: S,
+}
+
+impl<N, IN, S> ParDfs<N, S>
+where
+    N: Send,
+    S: Fn(&N) -> IN + Sync + Send,
+    IN: IntoIterator<Item = N>,
+    IN::IntoIter: Send,
+{
+    /// Counts the goal nodes of this search on every core, optionally
+    /// counting whole subtrees at once: [`Counter`](super::Counter) in
+    /// parallel. See [`ParCounter`].
+    ///
+    /// ```
+    /// use lazydoku::search;
+    ///
+    /// // Subsets of 0..20 as increasing lists: the 2^20 nodes, 184,756 of 10 elements.
+    /// let bigger = |s: &Vec<u8>| {
+    ///     let from = s.last().map_or(0, |&x| x + 1);
+    ///     let stem = s.clone();
+    ///     (from..20).map(move |x| [stem.as_slice(), &[x]].concat())
+    /// };
+    /// let tens = search::par_dfs(vec![], bigger).counter(|s: &Vec<u8>| s.len() == 10);
+    /// assert_eq!(tens.clone().up_to(usize::MAX), 184_756);
+    /// assert_eq!(tens.up_to(1_000), 1_000); // and it stops soon after
+    /// ```
+    pub fn counter<G>(self, goal: G) -> ParCounter<N, S, G, NoShortcut>
+    where
+        G: Fn(&N) -> bool + Sync + Send,
+    {
+        ParCounter { search: self, goal, shortcut: NoShortcut }
+    }
 }
 
 impl<N: fmt::Debug, S> fmt::Debug for ParDfs<N, S> {
@@ -200,5 +235,145 @@ where
             }
         }
         folder
+    }
+}
+
+/// Counts the goal nodes of a [`ParDfs`] on every core, no further than a
+/// limit: [`Counter`](super::Counter) in parallel. Built by
+/// [`ParDfs::counter`].
+///
+/// With a [`ParCounter::shortcut`], a subtree the shortcut can count is
+/// counted without being walked. The shortcut is asked about each node as it
+/// is taken from its parent's children, before it is expanded; it is shared
+/// by the workers, so it is `Fn + Sync`, with no state of its own.
+///
+/// Once `limit` goals are found, no worker expands another node.
+#[derive(Clone)]
+#[must_use = "a counter does nothing until `up_to` is called"]
+pub struct ParCounter<N, S, G, D> {
+    search: ParDfs<N, S>,
+    goal: G,
+    shortcut: D,
+}
+
+impl<N: fmt::Debug, S, G, D> fmt::Debug for ParCounter<N, S, G, D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ParCounter").field("search", &self.search).finish_non_exhaustive()
+    }
+}
+
+/// A shortcut the workers of a [`ParCounter`] share: [`NoShortcut`], or any
+/// `Fn(&N, usize) -> Option<usize> + Sync`, with the meaning of
+/// [`Shortcut`](super::Shortcut).
+pub trait SharedShortcut<N>: Sync {
+    /// The goals in the subtree of `node`, up to `wanted`, or `None` to
+    /// walk it.
+    fn count(&self, node: &N, wanted: usize) -> Option<usize>;
+}
+
+impl<N, F> SharedShortcut<N> for F
+where
+    F: Fn(&N, usize) -> Option<usize> + Sync,
+{
+    #[inline]
+    fn count(&self, node: &N, wanted: usize) -> Option<usize> {
+        self(node, wanted)
+    }
+}
+
+impl<N> SharedShortcut<N> for NoShortcut {
+    #[inline]
+    fn count(&self, _: &N, _: usize) -> Option<usize> {
+        None
+    }
+}
+
+/// A node of the counting walk: one still to walk, or a subtree already
+/// counted.
+enum Tally<N> {
+    Open(N),
+    Counted(usize),
+}
+
+/// The children of a node of the counting walk, each asked of the shortcut
+/// as it is taken.
+struct TallyChildren<'a, I, D> {
+    children: Option<I>,
+    shortcut: &'a D,
+    wanted: usize,
+}
+
+impl<N, I, D> Iterator for TallyChildren<'_, I, D>
+where
+    I: Iterator<Item = N>,
+    D: SharedShortcut<N>,
+{
+    type Item = Tally<N>;
+
+    fn next(&mut self) -> Option<Tally<N>> {
+        let node = self.children.as_mut()?.next()?;
+        Some(tally(node, self.shortcut, self.wanted))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.children.as_ref().map_or((0, Some(0)), Iterator::size_hint)
+    }
+}
+
+fn tally<N>(node: N, shortcut: &impl SharedShortcut<N>, wanted: usize) -> Tally<N> {
+    match shortcut.count(&node, wanted) {
+        Some(found) => Tally::Counted(found.min(wanted)),
+        None => Tally::Open(node),
+    }
+}
+
+impl<N, IN, S, G, D> ParCounter<N, S, G, D>
+where
+    N: Send,
+    S: Fn(&N) -> IN + Sync + Send,
+    IN: IntoIterator<Item = N>,
+    IN::IntoIter: Send,
+    G: Fn(&N) -> bool + Sync + Send,
+    D: SharedShortcut<N>,
+{
+    /// This count, with `shortcut` asked about each node before it is
+    /// expanded.
+    pub fn shortcut<E: SharedShortcut<N>>(self, shortcut: E) -> ParCounter<N, S, G, E> {
+        ParCounter { search: self.search, goal: self.goal, shortcut }
+    }
+
+    /// The number of goals, counting no further than `limit`.
+    #[must_use]
+    pub fn up_to(self, limit: usize) -> usize {
+        if limit == 0 {
+            return 0;
+        }
+        let ParCounter { search: ParDfs { root, successors }, goal, shortcut } = self;
+        let shortcut = &shortcut;
+        // With no limit to stop at, no counter is shared between the cores.
+        let bounded = limit != usize::MAX;
+        let found = AtomicUsize::new(0);
+        let expand = |node: &Tally<N>| {
+            let children = match node {
+                Tally::Open(node) if !(bounded && found.load(Relaxed) >= limit) => Some(successors(node).into_iter()),
+                _ => None,
+            };
+            TallyChildren { children, shortcut, wanted: limit }
+        };
+        let counted = par_dfs(tally(root, shortcut, limit), expand)
+            .map(|node| {
+                let n = match node {
+                    Tally::Counted(n) => n,
+                    Tally::Open(node) => usize::from(goal(&node)),
+                };
+                // Written only when there is something to add: a write per
+                // node would bounce the counter between the cores.
+                if bounded && n > 0 {
+                    found.fetch_add(n, Relaxed);
+                }
+                n
+            })
+            .reduce(|| 0, usize::saturating_add);
+        counted.min(limit)
     }
 }

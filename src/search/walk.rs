@@ -95,7 +95,6 @@ where
         &self.frontier
     }
 
-    /// The root, while it has not been yielded: nothing has been visited.
     /// This search, stopping once `budget` is spent: each node visited
     /// counts as one. See [`Budget`](super::Budget).
     ///
@@ -129,23 +128,80 @@ where
         Pruned { search: self, keep }
     }
 
-    /// The next node that passes `keep`, expanded only then.
-    fn next_kept(&mut self, keep: &mut impl FnMut(&N) -> bool) -> Option<N> {
-        loop {
-            let node = if self.root.is_some() { self.root.take() } else { self.frontier.pop() };
-            if !keep(node.as_ref()?) {
-                continue;
-            }
-            let children = self.successors.successors(node.as_ref()?).into_iter();
-            if children.size_hint().1 != Some(0) {
-                self.frontier.push(children);
-            }
-            return node;
+    /// Counts the nodes of this search that are goals, as many as wanted
+    /// at a time, optionally counting a whole subtree at once where that is
+    /// cheaper than walking it. See [`Counter`](super::Counter).
+    ///
+    /// ```
+    /// use lazydoku::search;
+    ///
+    /// // The numbers below 1,000 whose digits are strictly increasing.
+    /// let longer = |s: &String| {
+    ///     let from = if s.len() < 3 { s.bytes().last().map_or(b'1', |d| d + 1) } else { b':' };
+    ///     let stem = s.clone();
+    ///     (from..=b'9').map(move |d| format!("{stem}{}", d as char))
+    /// };
+    /// let mut counter = search::dfs(String::new(), longer).counter(|s: &String| !s.is_empty());
+    /// assert_eq!(counter.up_to(10), 10);
+    /// assert_eq!(counter.up_to(usize::MAX), 9 + 36 + 84 - 10); // the rest
+    /// ```
+    pub fn counter<G>(self, goal: G) -> super::Counter<Self, G, super::NoShortcut>
+    where
+        G: FnMut(&N) -> bool,
+    {
+        super::Counter::new(self, goal)
+    }
+
+    /// Takes the next node, not expanded yet.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<N> {
+        if self.root.is_some() { self.root.take() } else { self.frontier.pop() }
+    }
+
+    /// Puts back the node just taken by [`Search::pop`], to be taken next:
+    /// for a walk that finds it has no budget left for it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn put_back(&mut self, node: Option<N>) {
+        debug_assert!(self.root.is_none(), "only the node just taken is put back");
+        self.root = node;
+    }
+
+    /// Hands the children of `node`, just taken, to the frontier.
+    #[inline]
+    pub(crate) fn expand(&mut self, node: &N) {
+        let children = self.successors.successors(node).into_iter();
+        // An iterator that says it has nothing (a leaf) is not worth a slot.
+        if children.size_hint().1 != Some(0) {
+            self.frontier.push(children);
         }
     }
 
-    pub(crate) fn unvisited_root(&self) -> Option<&N> {
-        self.root.as_ref()
+    /// Takes the next node and, if `expand` says so, hands its children to
+    /// the frontier: one step of every walk over this search.
+    #[inline]
+    pub(crate) fn step(&mut self, expand: impl FnOnce(&N) -> bool) -> Option<N> {
+        // The node stays where it is returned: nodes may be large, and a
+        // copy per node shows.
+        let node = self.pop();
+        if expand(node.as_ref()?) {
+            self.expand(node.as_ref()?);
+        }
+        node
+    }
+
+    /// The next node that passes `keep`, expanded only then.
+    fn next_kept(&mut self, keep: &mut impl FnMut(&N) -> bool) -> Option<N> {
+        loop {
+            let mut kept = false;
+            let node = self.step(|node| {
+                kept = keep(node);
+                kept
+            });
+            if kept || node.is_none() {
+                return node;
+            }
+        }
     }
 }
 
@@ -158,15 +214,7 @@ where
     type Item = N;
 
     fn next(&mut self) -> Option<N> {
-        // The node stays where it is returned: nodes may be large, and a
-        // copy per node shows.
-        let node = if self.root.is_some() { self.root.take() } else { self.frontier.pop() };
-        let children = self.successors.successors(node.as_ref()?).into_iter();
-        // An iterator that says it has nothing (a leaf) is not worth a slot.
-        if children.size_hint().1 != Some(0) {
-            self.frontier.push(children);
-        }
-        node
+        self.step(|_| true)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -446,3 +446,112 @@ fn walk_is_dfs_with_depths_a_depth_bound_and_skipped_subtrees() {
     assert_eq!(seen, [1, 2, 3, 6, 7, 14, 15, 30, 31, 62, 63]);
     assert_eq!(built.get(), seen.len() - 1, "nothing below a skipped node was built");
 }
+
+/// The goals of the random trees: nodes whose id is a multiple of 3.
+fn goal(&(id, _): &(u64, u32)) -> bool {
+    id % 3 == 0
+}
+
+#[test]
+fn a_counter_counts_what_filter_counts_and_resumes_where_it_stopped() {
+    for seed in 0..30 {
+        let tree = random_tree(seed);
+        let all = search::dfs((0, 0), tree.clone()).filter(goal).count();
+        for limit in [0, 1, 2, all / 2, all, all + 1, usize::MAX] {
+            let counted = search::dfs((0, 0), tree.clone()).counter(goal).up_to(limit);
+            assert_eq!(counted, all.min(limit), "seed {seed}, limit {limit}");
+            // Any frontier: the same number.
+            assert_eq!(search::bfs((0, 0), tree.clone()).counter(goal).up_to(limit), counted);
+        }
+        // Counted a few at a time, the same total, and then nothing more.
+        let mut counter = search::dfs((0, 0), tree.clone()).counter(goal);
+        let mut total = 0;
+        loop {
+            let found = counter.up_to(3);
+            assert!(found <= 3);
+            total += found;
+            if found < 3 {
+                break;
+            }
+        }
+        assert_eq!(total, all, "seed {seed}");
+        assert_eq!(counter.up_to(usize::MAX), 0);
+    }
+}
+
+/// The goals in the subtree of `node`, walked.
+fn goals_below(node: (u64, u32), tree: impl FnMut(&(u64, u32)) -> Vec<(u64, u32)>) -> usize {
+    search::dfs(node, tree).filter(goal).count()
+}
+
+#[test]
+fn a_shortcut_counts_a_subtree_without_expanding_it() {
+    for seed in 0..30 {
+        let tree = random_tree(seed);
+        let all = goals_below((0, 0), tree.clone());
+        // Every node at depth 2 counted by the shortcut, by its own walk.
+        let expanded = Rc::new(Cell::new(Vec::new()));
+        let watched = {
+            let (tree, expanded) = (tree.clone(), Rc::clone(&expanded));
+            move |node: &(u64, u32)| {
+                let mut seen = expanded.take();
+                seen.push(*node);
+                expanded.set(seen);
+                tree(node)
+            }
+        };
+        let at_depth_two =
+            |node: &(u64, u32), wanted: usize| (node.1 == 2).then(|| goals_below(*node, random_tree(seed)).min(wanted));
+        for limit in [1, all / 2, all, usize::MAX] {
+            let counted = search::dfs((0, 0), watched.clone()).counter(goal).shortcut(at_depth_two).up_to(limit);
+            assert_eq!(counted, all.min(limit), "seed {seed}, limit {limit}");
+        }
+        assert!(expanded.take().iter().all(|&(_, depth)| depth < 2), "seed {seed}: a counted subtree was expanded");
+    }
+
+    // The shortcut may say more than is wanted: the count still stops at the limit.
+    let generous = |_: &(u64, u32), _: usize| Some(1_000);
+    assert_eq!(search::dfs((0, 0), random_tree(1)).counter(goal).shortcut(generous).up_to(10), 10);
+}
+
+#[test]
+fn a_counter_within_a_budget_says_where_it_stopped() {
+    use lazydoku::search::{Budget, Limit};
+
+    let endless = search::dfs(0u64, |&n: &u64| [n + 1, n + 2]);
+    let mut evens = endless.counter(|&n| n % 2 == 0).within(Budget::nodes(500));
+    let counted = evens.up_to(usize::MAX);
+    assert!(counted > 0 && counted < 500);
+    assert_eq!(evens.visited(), 500);
+    assert_eq!(evens.exhausted().map(|e| (e.nodes(), e.limit())), Some((500, Limit::Nodes(500))));
+    assert_eq!(evens.up_to(usize::MAX), 0, "it stays stopped");
+
+    // A budget of exactly the tree's size is enough: the end is not the end of the budget.
+    let size = search::dfs(1u32, binary(63)).count();
+    let mut exact = search::dfs(1u32, binary(63)).counter(|_| true).within(Budget::nodes(size as u64));
+    assert_eq!(exact.up_to(usize::MAX), size);
+    assert_eq!(exact.exhausted(), None);
+}
+
+#[test]
+fn a_parallel_counter_agrees_with_the_sequential_one() {
+    for seed in 0..30 {
+        let tree = random_tree(seed);
+        let all = goals_below((0, 0), tree.clone());
+        let at_depth_two = move |node: &(u64, u32), wanted: usize| {
+            (node.1 == 2).then(|| goals_below(*node, random_tree(seed)).min(wanted))
+        };
+        for limit in [0, 1, all / 2, all, usize::MAX] {
+            let parallel = search::par_dfs((0, 0), tree.clone()).counter(goal).up_to(limit);
+            assert_eq!(parallel, all.min(limit), "seed {seed}, limit {limit}");
+            let shortcut = search::par_dfs((0, 0), tree.clone()).counter(goal).shortcut(at_depth_two).up_to(limit);
+            assert_eq!(shortcut, all.min(limit), "seed {seed}, limit {limit}, with a shortcut");
+        }
+    }
+    // A shortcut at the root counts everything at once.
+    let whole = |_: &u64, wanted: usize| Some(7.min(wanted));
+    assert_eq!(search::par_dfs(0u64, |&n: &u64| [n + 1]).counter(|_| true).shortcut(whole).up_to(5), 5);
+    // An endless tree stops once the limit is reached.
+    let endless = search::par_dfs(1u64, |&n: &u64| [n + 1, n + 2]);
+    assert_eq!(endless.counter(|&n| n % 7 == 0).up_to(10_000), 10_000);
+}
