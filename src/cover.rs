@@ -13,6 +13,9 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
+use std::sync::OnceLock;
+
+use smallvec::SmallVec;
 
 use crate::search::{self, Dfs, Search, Stack, Successors};
 
@@ -43,8 +46,26 @@ pub struct ExactCover {
     secondary: usize,
     /// Each row's columns, sorted, without repeats.
     rows: Vec<Vec<usize>>,
-    /// For each column, the bitset of the rows that cover it.
-    covering: Vec<Vec<u64>>,
+    /// The problem as the search reads it, built on first use and dropped
+    /// when a row is added.
+    compiled: OnceLock<Compiled>,
+}
+
+/// An [`ExactCover`] laid out for the search: for each column, the bitset
+/// of the rows that cover it, as the run of words from the first with a bit
+/// set to the last. Most columns are covered by few rows, so the column
+/// choice and the removal of conflicting rows touch only those words, in
+/// loops the compiler turns into vector instructions.
+#[derive(Clone, Debug)]
+struct Compiled {
+    windows: Vec<Window>,
+}
+
+/// A column's rows: `words[i]` is word `first + i` of the bitset of rows.
+#[derive(Clone, Debug, Default)]
+struct Window {
+    first: usize,
+    words: Vec<u64>,
 }
 
 impl ExactCover {
@@ -60,7 +81,7 @@ impl ExactCover {
     /// `primary`).
     #[must_use]
     pub fn with_secondary(primary: usize, secondary: usize) -> ExactCover {
-        ExactCover { primary, secondary, rows: Vec::new(), covering: vec![Vec::new(); primary + secondary] }
+        ExactCover { primary, secondary, rows: Vec::new(), compiled: OnceLock::new() }
     }
 
     /// Adds a row that covers `columns` (in any order; repeats count once)
@@ -102,13 +123,8 @@ impl ExactCover {
             return Err(ColumnOutOfRange { column, columns: total });
         }
         let number = self.rows.len();
-        let (word, bit) = (number / 64, 1u64 << (number % 64));
-        for &column in &row {
-            let rows = &mut self.covering[column];
-            rows.resize(word + 1, 0);
-            rows[word] |= bit;
-        }
         self.rows.push(row);
+        self.compiled.take();
         Ok(number)
     }
 
@@ -237,13 +253,13 @@ impl ExactCover {
 
     /// Every solution, lazily, each as its rows in increasing order.
     pub fn solutions(&self) -> CoverSolutions<'_> {
-        CoverSolutions { search: Search::new(self.root(), Expand(self), Stack::new()) }
+        CoverSolutions { search: Search::new(self.root(), Expand::new(self), Stack::new()) }
     }
 
     /// The number of solutions, counting no further than `limit`.
     #[must_use]
     pub fn count_solutions(&self, limit: usize) -> usize {
-        Search::new(self.root(), Expand(self), Stack::new()).counter(Partial::is_solution).up_to(limit)
+        Search::new(self.root(), Expand::new(self), Stack::new()).counter(Partial::is_solution).up_to(limit)
     }
 
     /// [`ExactCover::count_solutions`] on every core
@@ -251,31 +267,54 @@ impl ExactCover {
     #[cfg(feature = "parallel")]
     #[must_use]
     pub fn par_count_solutions(&self, limit: usize) -> usize {
-        search::par_dfs(self.root(), |p: &Partial| Expand(self).successors(p))
+        search::par_dfs(self.root(), |p: &Partial| Expand::new(self).successors(p))
             .counter(Partial::is_solution)
             .up_to(limit)
     }
 
-    fn root(&self) -> Partial {
-        Partial { chosen: Vec::new(), compatible: all_set(self.rows.len()), uncovered: all_set(self.primary) }
+    fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| {
+            let mut windows = vec![Window::default(); self.primary + self.secondary];
+            for (number, row) in self.rows.iter().enumerate() {
+                let (word, bit) = (number / 64, 1u64 << (number % 64));
+                for &column in row {
+                    let window = &mut windows[column];
+                    if window.words.is_empty() {
+                        window.first = word;
+                    }
+                    window.words.resize(word - window.first + 1, 0);
+                    window.words[word - window.first] |= bit;
+                }
+            }
+            Compiled { windows }
+        })
     }
 
-    /// The rows compatible with `partial` that cover `column`.
-    fn candidates(&self, partial: &Partial, column: usize) -> Vec<usize> {
-        let mut rows = Vec::new();
-        for (word, (&covering, &ok)) in self.covering[column].iter().zip(&partial.compatible).enumerate() {
-            let mut bits = covering & ok;
-            while bits != 0 {
-                rows.push(word * 64 + bits.trailing_zeros() as usize);
-                bits &= bits - 1;
+    fn root(&self) -> Partial {
+        let mut words: Words = SmallVec::new();
+        words.extend(all_set(self.rows.len()));
+        words.extend(all_set(self.primary));
+        Partial { words, row_words: self.rows.len().div_ceil(64), column_words: self.primary.div_ceil(64) }
+    }
+}
+
+impl Compiled {
+    /// How many rows compatible with `partial` cover `column`, counting no
+    /// further than about `enough`.
+    #[inline]
+    fn options(&self, partial: &Partial, column: usize, enough: u32) -> u32 {
+        let window = &self.windows[column];
+        let compatible = &partial.compatible()[window.first..window.first + window.words.len()];
+        let mut count = 0;
+        // Sixteen words at a time, which the compiler counts with vector
+        // instructions, then a look at whether the count can still win.
+        for (rows, ok) in window.words.chunks(16).zip(compatible.chunks(16)) {
+            count += rows.iter().zip(ok).map(|(&r, &o)| (r & o).count_ones()).sum::<u32>();
+            if count >= enough {
+                break;
             }
         }
-        rows
-    }
-
-    /// How many rows compatible with `partial` cover `column`.
-    fn options(&self, partial: &Partial, column: usize) -> u32 {
-        self.covering[column].iter().zip(&partial.compatible).map(|(&rows, &ok)| (rows & ok).count_ones()).sum()
+        count
     }
 }
 
@@ -306,93 +345,147 @@ impl fmt::Debug for ExactCover {
     }
 }
 
-/// A node of the search: rows chosen, rows still compatible with them, and
-/// primary columns still uncovered.
+/// A node's words: inline up to this many, which holds the 6x10 pentomino
+/// problem (33 words of rows, 2 of columns, 12 rows chosen) with no
+/// allocation per node.
+type Words = SmallVec<[u64; 48]>;
+
+/// A node of the search, in one buffer: the bitset of rows still compatible
+/// with those chosen, the bitset of primary columns still uncovered, and
+/// the rows chosen so far, in the order chosen.
 #[derive(Clone, Debug)]
 struct Partial {
-    chosen: Vec<usize>,
-    compatible: Vec<u64>,
-    uncovered: Vec<u64>,
+    words: Words,
+    row_words: usize,
+    column_words: usize,
 }
 
 /// A bitset with bits `0..bits` set.
-fn all_set(bits: usize) -> Vec<u64> {
-    let mut set = vec![u64::MAX; bits.div_ceil(64)];
-    if let (Some(last), 1..) = (set.last_mut(), bits % 64) {
-        *last = (1u64 << (bits % 64)) - 1;
-    }
-    set
+fn all_set(bits: usize) -> impl Iterator<Item = u64> {
+    let words = bits.div_ceil(64);
+    (0..words).map(move |w| if w + 1 == words && bits % 64 != 0 { (1u64 << (bits % 64)) - 1 } else { u64::MAX })
 }
 
 impl Partial {
+    fn compatible(&self) -> &[u64] {
+        &self.words[..self.row_words]
+    }
+
+    fn uncovered(&self) -> &[u64] {
+        &self.words[self.row_words..self.row_words + self.column_words]
+    }
+
+    /// The rows chosen so far, in the order chosen.
+    #[expect(clippy::cast_possible_truncation, reason = "row numbers were stored from `usize`, so they fit back")]
+    fn chosen(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words[self.row_words + self.column_words..].iter().map(|&row| row as usize)
+    }
+
     /// Whether every primary column is covered.
     fn is_solution(&self) -> bool {
-        self.uncovered.iter().all(|&w| w == 0)
+        self.uncovered().iter().all(|&w| w == 0)
+    }
+
+    /// Chooses `row`: every row that shares a column with it is no longer
+    /// compatible, and its primary columns are covered.
+    fn choose(&mut self, problem: &ExactCover, compiled: &Compiled, row: usize) {
+        let (compatible, rest) = self.words.split_at_mut(self.row_words);
+        for &column in &problem.rows[row] {
+            let window = &compiled.windows[column];
+            for (ok, &rows) in compatible[window.first..].iter_mut().zip(&window.words) {
+                *ok &= !rows;
+            }
+            if column < problem.primary {
+                rest[column / 64] &= !(1u64 << (column % 64));
+            }
+        }
+        self.words.push(row as u64);
     }
 }
 
 /// The children of a partial solution, as a type the search can name.
 #[derive(Clone, Copy, Debug)]
-struct Expand<'a>(&'a ExactCover);
+struct Expand<'a> {
+    problem: &'a ExactCover,
+    compiled: &'a Compiled,
+}
+
+impl<'a> Expand<'a> {
+    fn new(problem: &'a ExactCover) -> Self {
+        Expand { problem, compiled: problem.compiled() }
+    }
+}
 
 impl<'a> Successors<Partial, CoverChildren<'a>> for Expand<'a> {
     fn successors(&mut self, partial: &Partial) -> CoverChildren<'a> {
-        let problem = self.0;
-        // The uncovered primary column with the fewest compatible rows.
+        let compiled = self.compiled;
+        // The uncovered primary column with the fewest compatible rows:
+        // each count stops once it cannot be the fewest, and the search
+        // once a column has none.
         let mut best: Option<(u32, usize)> = None;
-        for (word, &bits) in partial.uncovered.iter().enumerate() {
+        'columns: for (word, &bits) in partial.uncovered().iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let column = word * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let options = problem.options(partial, column);
-                if best.is_none_or(|(fewest, _)| options < fewest) {
+                let fewest = best.map_or(u32::MAX, |(fewest, _)| fewest);
+                let options = compiled.options(partial, column, fewest);
+                if options < fewest {
                     best = Some((options, column));
                 }
                 if options == 0 {
-                    break;
+                    break 'columns;
                 }
             }
         }
-        let candidates = match best {
-            Some((_, column)) => problem.candidates(partial, column),
-            None => Vec::new(),
+        let parent = match best {
+            Some((1.., _)) => Some(partial.clone()),
+            _ => None,
         };
-        CoverChildren { problem, parent: partial.clone(), candidates, next: 0 }
+        let (left, column) = best.unwrap_or((0, 0));
+        CoverChildren { expand: *self, parent, column, next: 0, bits: 0, left }
     }
 }
 
-/// The children of one partial solution, built one at a time.
+/// The children of one partial solution, one per compatible row that covers
+/// the chosen column, built one at a time; the last one takes the parent
+/// rather than a copy.
 #[derive(Clone, Debug)]
 struct CoverChildren<'a> {
-    problem: &'a ExactCover,
-    parent: Partial,
-    candidates: Vec<usize>,
+    expand: Expand<'a>,
+    parent: Option<Partial>,
+    /// The column the children cover.
+    column: usize,
+    /// The next word of the column's window to look at.
     next: usize,
+    /// Rows of the word before `next` not tried yet.
+    bits: u64,
+    /// Children not built yet.
+    left: u32,
 }
 
 impl Iterator for CoverChildren<'_> {
     type Item = Partial;
 
     fn next(&mut self) -> Option<Partial> {
-        let &row = self.candidates.get(self.next)?;
-        self.next += 1;
-        let mut child = self.parent.clone();
-        child.chosen.push(row);
-        for &column in &self.problem.rows[row] {
-            // Every row that shares a column with this one is out.
-            for (ok, &rows) in child.compatible.iter_mut().zip(&self.problem.covering[column]) {
-                *ok &= !rows;
-            }
-            if column < self.problem.primary {
-                child.uncovered[column / 64] &= !(1u64 << (column % 64));
-            }
+        let parent = self.parent.as_ref()?;
+        let Expand { problem, compiled } = self.expand;
+        let window = &compiled.windows[self.column];
+        while self.bits == 0 {
+            let rows = window.words.get(self.next)?;
+            self.bits = rows & parent.compatible()[window.first + self.next];
+            self.next += 1;
         }
+        let row = (window.first + self.next - 1) * 64 + self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        self.left -= 1;
+        let mut child = if self.left == 0 { self.parent.take()? } else { parent.clone() };
+        child.choose(problem, compiled, row);
         Some(child)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.candidates.len() - self.next;
+        let left = self.left as usize;
         (left, Some(left))
     }
 }
@@ -412,7 +505,7 @@ impl Iterator for CoverSolutions<'_> {
         loop {
             let partial = self.search.next()?;
             if partial.is_solution() {
-                let mut rows = partial.chosen;
+                let mut rows: Vec<usize> = partial.chosen().collect();
                 rows.sort_unstable();
                 return Some(rows);
             }

@@ -72,7 +72,7 @@
 #![warn(missing_debug_implementations)]
 
 pub mod board;
-pub mod cover;
+mod cover;
 pub mod format;
 pub mod search;
 
