@@ -15,6 +15,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 use std::sync::OnceLock;
 
+use itertools::{Itertools, iproduct};
 use smallvec::SmallVec;
 
 use crate::search::{self, Dfs, Search, Stack, Successors};
@@ -206,45 +207,36 @@ impl ExactCover {
         let mut problem = ExactCover::new(12 + width * height);
         for (piece, cells) in PIECES.iter().enumerate() {
             // The eight turns and mirror images, shifted to the origin, without repeats.
-            let mut orientations: Vec<Vec<(i64, i64)>> = Vec::new();
-            for turn in 0..8 {
-                let mut shape: Vec<(i64, i64)> = cells
+            let orientations = (0..8)
+                .map(|turn| {
+                    let turned: Vec<(i64, i64)> = cells
+                        .iter()
+                        .map(|&(x, y)| {
+                            let x = if turn & 4 == 0 { x } else { -x };
+                            match turn & 3 {
+                                0 => (x, y),
+                                1 => (-y, x),
+                                2 => (-x, -y),
+                                _ => (y, -x),
+                            }
+                        })
+                        .collect();
+                    let left = turned.iter().map(|c| c.0).min().unwrap_or(0);
+                    let top = turned.iter().map(|c| c.1).min().unwrap_or(0);
+                    turned.iter().map(|&(x, y)| (x - left, y - top)).sorted_unstable().collect::<Vec<_>>()
+                })
+                .unique();
+            for (shape, dy, dx) in iproduct!(orientations, 0..height, 0..width) {
+                let placed: Option<Vec<usize>> = shape
                     .iter()
                     .map(|&(x, y)| {
-                        let x = if turn & 4 == 0 { x } else { -x };
-                        match turn & 3 {
-                            0 => (x, y),
-                            1 => (-y, x),
-                            2 => (-x, -y),
-                            _ => (y, -x),
-                        }
+                        let (x, y) = (usize::try_from(x).ok()? + dx, usize::try_from(y).ok()? + dy);
+                        (x < width && y < height).then_some(12 + y * width + x)
                     })
                     .collect();
-                let left = shape.iter().map(|c| c.0).min().unwrap_or(0);
-                let top = shape.iter().map(|c| c.1).min().unwrap_or(0);
-                for cell in &mut shape {
-                    *cell = (cell.0 - left, cell.1 - top);
-                }
-                shape.sort_unstable();
-                if !orientations.contains(&shape) {
-                    orientations.push(shape);
-                }
-            }
-            for shape in &orientations {
-                for dy in 0..height {
-                    for dx in 0..width {
-                        let placed: Option<Vec<usize>> = shape
-                            .iter()
-                            .map(|&(x, y)| {
-                                let (x, y) = (usize::try_from(x).ok()? + dx, usize::try_from(y).ok()? + dy);
-                                (x < width && y < height).then_some(12 + y * width + x)
-                            })
-                            .collect();
-                        if let Some(mut columns) = placed {
-                            columns.push(piece);
-                            problem.add_row(&columns);
-                        }
-                    }
+                if let Some(mut columns) = placed {
+                    columns.push(piece);
+                    problem.add_row(&columns);
                 }
             }
         }

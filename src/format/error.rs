@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use itertools::Itertools;
+
 use crate::board::{Region, Shape};
 
 /// Why a text is not a puzzle. Lines and columns count from 1, columns in
@@ -162,11 +164,7 @@ impl ParseError {
 }
 
 fn sides() -> String {
-    (4..=crate::board::MAX_SIDE)
-        .filter(|&s| Shape::from_side(s).is_some())
-        .map(|s| (s * s).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
+    (4..=crate::board::MAX_SIDE).filter(|&s| Shape::from_side(s).is_some()).map(|s| s * s).join(", ")
 }
 
 /// A [`ParseError`]'s message without its position.

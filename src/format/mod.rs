@@ -26,6 +26,8 @@ pub use error::ParseError;
 pub use layout::{Layout, LayoutKind};
 pub use parse::Parser;
 
+use itertools::Itertools;
+
 use crate::board::Shape;
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
@@ -37,7 +39,6 @@ pub(crate) fn write_grid(f: &mut impl fmt::Write, shape: Shape, text: &[u8]) -> 
             let width = 2 * bc + usize::from(b != 0 && b + 1 != side / bc);
             "-".repeat(width)
         })
-        .collect::<Vec<_>>()
         .join("+");
     for (r, row) in text.chunks(side).enumerate() {
         if r != 0 && r % br == 0 {
