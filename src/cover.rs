@@ -291,9 +291,35 @@ impl ExactCover {
 }
 
 impl Compiled {
+    /// The uncovered primary column with the fewest compatible rows, and
+    /// their number: each count stops once it cannot be the fewest, and the
+    /// search once a column has none. `None` once every column is covered.
+    #[expect(clippy::inline_always, reason = "inlined into `cpu::with_popcnt` to be compiled for popcnt")]
+    #[inline(always)]
+    fn fewest_options(&self, partial: &Partial) -> Option<(u32, usize)> {
+        let mut best: Option<(u32, usize)> = None;
+        for (word, &bits) in partial.uncovered().iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let column = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let fewest = best.map_or(u32::MAX, |(fewest, _)| fewest);
+                let options = self.options(partial, column, fewest);
+                if options < fewest {
+                    best = Some((options, column));
+                }
+                if options == 0 {
+                    return best;
+                }
+            }
+        }
+        best
+    }
+
     /// How many rows compatible with `partial` cover `column`, counting no
     /// further than about `enough`.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "inlined into `cpu::with_popcnt` to be compiled for popcnt")]
+    #[inline(always)]
     fn options(&self, partial: &Partial, column: usize, enough: u32) -> u32 {
         let window = &self.windows[column];
         let compatible = &partial.compatible()[window.first..window.first + window.words.len()];
@@ -411,25 +437,10 @@ impl<'a> Expand<'a> {
 impl<'a> Successors<Partial, CoverChildren<'a>> for Expand<'a> {
     fn successors(&mut self, partial: &Partial) -> CoverChildren<'a> {
         let compiled = self.compiled;
-        // The uncovered primary column with the fewest compatible rows:
-        // each count stops once it cannot be the fewest, and the search
-        // once a column has none.
-        let mut best: Option<(u32, usize)> = None;
-        'columns: for (word, &bits) in partial.uncovered().iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let column = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let fewest = best.map_or(u32::MAX, |(fewest, _)| fewest);
-                let options = compiled.options(partial, column, fewest);
-                if options < fewest {
-                    best = Some((options, column));
-                }
-                if options == 0 {
-                    break 'columns;
-                }
-            }
-        }
+        let best = crate::cpu::with_popcnt(
+            #[inline(always)]
+            || compiled.fewest_options(partial),
+        );
         let parent = match best {
             Some((1.., _)) => Some(partial.clone()),
             _ => None,
