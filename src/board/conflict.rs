@@ -7,7 +7,9 @@ use super::Region;
 /// Why [`Board::place`](crate::Board::place) refused a digit: the digit is
 /// already in one of the cell's regions, or the cell is taken.
 ///
-/// Rows and columns are counted from 0 in the fields and from 1 in the
+/// Rows and columns count from 0 in the fields, as everywhere in the
+/// library ([`Shape::cell`](crate::Shape::cell),
+/// [`ParseError::Repeated`](crate::ParseError::Repeated)), and from 1 in the
 /// message, which is meant for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

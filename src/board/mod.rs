@@ -34,11 +34,14 @@ pub(crate) use shape::Geometry;
 /// The text byte of an empty cell.
 pub(crate) const EMPTY: u8 = b'.';
 
-/// Text bytes by digit: `.` for 0 (empty), then `1-9`, then `A-P`.
+/// Text bytes by digit: `.` for 0 (empty), then `1-9`, then `A-P`. The
+/// one alphabet of the crate: [`Shape::symbol`], [`digit_of_symbol`] and
+/// the parser all read it from here.
 pub(crate) const SYMBOLS: &[u8; MAX_SIDE + 1] = b".123456789ABCDEFGHIJKLMNOP";
 
-/// The digit a text byte stands for; `None` for an empty cell.
-const fn digit_of_symbol(symbol: u8) -> Option<u8> {
+/// The digit a text byte of [`SYMBOLS`] stands for; `None` for an empty
+/// cell or any other byte.
+pub(crate) const fn digit_of_symbol(symbol: u8) -> Option<u8> {
     match symbol {
         b'1'..=b'9' => Some(symbol - b'0'),
         b'A'..=b'P' => Some(symbol - b'A' + 10),

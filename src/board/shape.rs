@@ -134,8 +134,7 @@ impl Shape {
     #[must_use]
     pub const fn symbol(digit: u8) -> Option<char> {
         match digit {
-            1..=9 => Some((b'0' + digit) as char),
-            10..=25 => Some((b'A' + digit - 10) as char),
+            1..=25 => Some(super::SYMBOLS[digit as usize] as char),
             _ => None,
         }
     }

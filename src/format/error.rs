@@ -6,8 +6,13 @@ use itertools::Itertools;
 
 use crate::board::{Region, Shape};
 
-/// Why a text is not a puzzle. Lines and columns count from 1, columns in
-/// characters; rows and columns of the board count from 1 too.
+/// Why a text is not a puzzle.
+///
+/// Positions in the text (`line`, `column`) count from 1, columns in
+/// characters, as editors count them. Positions on the board (rows and
+/// columns of cells) count from 0 in the fields, as everywhere in the
+/// library ([`Shape::cell`], [`Conflict`](crate::Conflict)), and from 1 in
+/// the message, which is meant for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseError {
@@ -89,9 +94,9 @@ pub enum ParseError {
         digit: u8,
         /// The region they share.
         region: Region,
-        /// Row and column (from 1) of the earlier given.
+        /// Row and column (from 0) of the earlier given.
         first: (usize, usize),
-        /// Row and column (from 1) of the later given.
+        /// Row and column (from 0) of the later given.
         second: (usize, usize),
         /// Where the later given is in the input.
         line: usize,
@@ -216,9 +221,13 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::Repeated { digit, region, first: (r1, c1), second: (r2, c2), .. } => write!(
                 f,
-                "{} at row {r2}, column {c2} repeats the {} at row {r1}, column {c1} in the same {region}",
+                "{} at row {}, column {} repeats the {} at row {}, column {} in the same {region}",
                 symbol(digit),
-                symbol(digit)
+                r2 + 1,
+                c2 + 1,
+                symbol(digit),
+                r1 + 1,
+                c1 + 1
             ),
             ParseError::ShapeCells { shape, found, .. } => write!(
                 f,

@@ -247,8 +247,8 @@ impl Parser {
                     return Err(ParseError::Repeated {
                         digit,
                         region,
-                        first: (peer_row + 1, peer_col + 1),
-                        second: (cell / side + 1, cell % side + 1),
+                        first: (peer_row, peer_col),
+                        second: (cell / side, cell % side),
                         line: raw.line,
                         column: raw.column,
                     });
@@ -422,11 +422,8 @@ fn decode(cell: &RawCell, side: usize, hex: bool) -> Result<Option<u8>, ParseErr
             let value = if hex {
                 ch.to_digit(16).map(|d| d + 1)
             } else {
-                match ch {
-                    '1'..='9' => ch.to_digit(10),
-                    'a'..='z' | 'A'..='Z' => ch.to_digit(36),
-                    _ => None,
-                }
+                // Letters in either case; the alphabet itself is the board's.
+                u8::try_from(ch.to_ascii_uppercase()).ok().and_then(crate::board::digit_of_symbol).map(u32::from)
             };
             match value.filter(|&v| v as usize <= side && v != 0) {
                 Some(v) => u64::from(v),

@@ -146,12 +146,12 @@ fn each_kind_of_malformed_input_gets_its_own_error() {
     // Givens are read in order, so the 3 typed into column 1 comes first.
     assert_eq!(
         err(&LINE.replacen('.', "3", 1)),
-        ParseError::Repeated { digit: 3, region: Region::Row, first: (1, 1), second: (1, 3), line: 1, column: 3 }
+        ParseError::Repeated { digit: 3, region: Region::Row, first: (0, 0), second: (0, 2), line: 1, column: 3 }
     );
     // Two 9s in column 1, in a grid: the position is the grid's line and column.
     assert_eq!(
         err(&ruby_grid().replacen("0 0 1 | 8", "9 0 1 | 8", 1)),
-        ParseError::Repeated { digit: 9, region: Region::Column, first: (2, 1), second: (3, 1), line: 3, column: 1 }
+        ParseError::Repeated { digit: 9, region: Region::Column, first: (1, 0), second: (2, 0), line: 3, column: 1 }
     );
     assert!(matches!(
         err(&ruby_grid().replacen("0 0 1 | 8", "0 9 1 | 8", 1)),
