@@ -127,25 +127,6 @@ impl Board {
         Board { engine }
     }
 
-    /// Parses `text` as a board of `shape`, in any format [`str::parse`]
-    /// accepts.
-    ///
-    /// # Errors
-    ///
-    /// A [`ParseError`](crate::ParseError) when the text is not a puzzle of
-    /// this shape, or when its givens break a rule.
-    ///
-    /// ```
-    /// use lazydoku::{Board, Shape};
-    ///
-    /// let six = Board::parse_with("1.....\n......\n......\n......\n......\n.....1", Shape::new(2, 3))?;
-    /// assert_eq!(six.shape(), Shape::new(2, 3));
-    /// # Ok::<(), lazydoku::ParseError>(())
-    /// ```
-    pub fn parse_with(text: &str, shape: Shape) -> Result<Board, crate::ParseError> {
-        crate::format::Parser::new().shape(shape).parse(text).map(|(board, _)| board)
-    }
-
     /// The board's shape.
     #[must_use]
     pub fn shape(&self) -> Shape {
@@ -155,7 +136,8 @@ impl Board {
         }
     }
 
-    fn text(&self) -> &[u8] {
+    /// The text as bytes, one per cell: what the formats write.
+    pub(crate) fn text(&self) -> &[u8] {
         dispatch!(&self.engine, e => e.text())
     }
 
@@ -511,19 +493,3 @@ impl fmt::Debug for Board {
     }
 }
 
-/// `{}` prints the one-line text; `{:#}` prints the grid with `|` between
-/// boxes and `------+------` between bands.
-///
-/// ```
-/// use lazydoku::Board;
-///
-/// let board: Board = "1234341221434321".parse()?;
-/// assert_eq!(board.to_string(), "1234341221434321");
-/// assert_eq!(format!("{board:#}"), "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n");
-/// # Ok::<(), lazydoku::ParseError>(())
-/// ```
-impl fmt::Display for Board {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() { crate::format::write_grid(f, self.shape(), self.text()) } else { f.write_str(self.as_str()) }
-    }
-}

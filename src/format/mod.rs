@@ -28,7 +28,7 @@ pub use parse::Parser;
 
 use itertools::Itertools;
 
-use crate::board::Shape;
+use crate::board::{Board, Shape};
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
 /// between boxes, `-` and `+` between bands of boxes.
@@ -53,4 +53,45 @@ pub(crate) fn write_grid(f: &mut impl fmt::Write, shape: Shape, text: &[u8]) -> 
         f.write_char('\n')?;
     }
     Ok(())
+}
+
+// The board's text formats live here, beside the parser, so that the board
+// module needs nothing from this one.
+impl Board {
+    /// Parses `text` as a board of `shape`, in any format [`str::parse`]
+    /// accepts: shorthand for `Parser::new().shape(shape).parse(text)`,
+    /// keeping the board. [`Parser`] has the other options.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`](crate::ParseError) when the text is not a puzzle of
+    /// this shape, or when its givens break a rule.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// let six = Board::parse_with("1.....\n......\n......\n......\n......\n.....1", Shape::new(2, 3))?;
+    /// assert_eq!(six.shape(), Shape::new(2, 3));
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    pub fn parse_with(text: &str, shape: Shape) -> Result<Board, ParseError> {
+        Parser::new().shape(shape).parse(text).map(|(board, _)| board)
+    }
+}
+
+/// `{}` prints the one-line text; `{:#}` prints the grid with `|` between
+/// boxes and `------+------` between bands.
+///
+/// ```
+/// use lazydoku::Board;
+///
+/// let board: Board = "1234341221434321".parse()?;
+/// assert_eq!(board.to_string(), "1234341221434321");
+/// assert_eq!(format!("{board:#}"), "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | 2 1\n");
+/// # Ok::<(), lazydoku::ParseError>(())
+/// ```
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() { write_grid(f, self.shape(), self.text()) } else { f.write_str(self.as_str()) }
+    }
 }
