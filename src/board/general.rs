@@ -4,6 +4,7 @@
 
 use smallvec::SmallVec;
 
+use super::engine::Engine;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
 
 /// Cells whose candidates fell to one and still wait to be filled.
@@ -42,69 +43,10 @@ impl General {
         }
     }
 
-    pub(crate) fn shape(&self) -> Shape {
-        self.geometry.shape
-    }
-
-    pub(crate) fn text(&self) -> &[u8] {
-        &self.text
-    }
-
-    /// The candidates of an empty cell (the digit's bit for a filled one).
-    pub(crate) fn candidate_bits(&self, cell: usize) -> u32 {
-        self.cands[cell]
-    }
-
-    pub(crate) fn is_settled(&self) -> bool {
-        self.settled
-    }
-
-    pub(crate) fn is_complete(&self) -> bool {
-        self.empty == 0
-    }
-
-    pub(crate) fn empty_cells(&self) -> usize {
-        usize::from(self.empty)
-    }
-
-    /// Writes a given into an empty cell and removes it from the peers'
-    /// candidates, with no further propagation. The caller has checked that
-    /// no peer holds it.
-    pub(crate) fn put(&mut self, cell: usize, bit: u32) {
-        self.fill(cell, bit);
-        self.settled = false;
-        for &peer in self.geometry.peers(cell) {
-            self.cands[usize::from(peer)] &= !bit;
-        }
-    }
-
     fn fill(&mut self, cell: usize, bit: u32) {
         self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
         self.cands[cell] = bit;
         self.empty -= 1;
-    }
-
-    /// Fills `bit` into the empty `cell`, then propagates singles to a fixed
-    /// point. A board that was not settled may hold naked singles that no
-    /// queue knows of, so those are gathered first.
-    pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        let mut singles = Singles::new();
-        self.assign(cell, bit, &mut singles)?;
-        if !self.settled {
-            self.gather_singles(&mut singles);
-        }
-        self.propagate(&mut singles)?;
-        self.settled = true;
-        Ok(())
-    }
-
-    /// Propagates every single already on the board.
-    pub(crate) fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        let mut singles = Singles::new();
-        self.gather_singles(&mut singles);
-        self.propagate(&mut singles)?;
-        self.settled = true;
-        Ok(())
     }
 
     fn gather_singles(&self, singles: &mut Singles) {
@@ -237,11 +179,72 @@ impl General {
         }
         Ok(changed)
     }
+}
+
+impl Engine for General {
+    fn shape(&self) -> Shape {
+        self.geometry.shape
+    }
+
+    fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The candidates of an empty cell (the digit's bit for a filled one).
+    fn candidate_bits(&self, cell: usize) -> u32 {
+        self.cands[cell]
+    }
+
+    fn is_settled(&self) -> bool {
+        self.settled
+    }
+
+    fn is_complete(&self) -> bool {
+        self.empty == 0
+    }
+
+    fn empty_cells(&self) -> usize {
+        usize::from(self.empty)
+    }
+
+    /// Writes a given into an empty cell and removes it from the peers'
+    /// candidates, with no further propagation. The caller has checked that
+    /// no peer holds it.
+    fn put(&mut self, cell: usize, bit: u32) {
+        self.fill(cell, bit);
+        self.settled = false;
+        for &peer in self.geometry.peers(cell) {
+            self.cands[usize::from(peer)] &= !bit;
+        }
+    }
+
+    /// Fills `bit` into the empty `cell`, then propagates singles to a fixed
+    /// point. A board that was not settled may hold naked singles that no
+    /// queue knows of, so those are gathered first.
+    fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
+        let mut singles = Singles::new();
+        self.assign(cell, bit, &mut singles)?;
+        if !self.settled {
+            self.gather_singles(&mut singles);
+        }
+        self.propagate(&mut singles)?;
+        self.settled = true;
+        Ok(())
+    }
+
+    /// Propagates every single already on the board.
+    fn propagate_all(&mut self) -> Result<(), Contradiction> {
+        let mut singles = Singles::new();
+        self.gather_singles(&mut singles);
+        self.propagate(&mut singles)?;
+        self.settled = true;
+        Ok(())
+    }
 
     /// The empty cell with the fewest candidates and its candidates, or
     /// `None` for a complete board. Among equals, the one with the most empty
     /// peers, where a guess has the most to propagate to (as on 9x9).
-    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+    fn branch_cell(&self) -> Option<(usize, u32)> {
         let fewest =
             (0..self.geometry.cells).filter(|&c| self.text[c] == EMPTY).map(|c| self.cands[c].count_ones()).min()?;
         let empty_peers =

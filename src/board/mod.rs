@@ -3,6 +3,7 @@
 mod candidates;
 mod children;
 mod conflict;
+mod engine;
 mod general;
 mod nine;
 mod shape;
@@ -11,6 +12,7 @@ mod solutions;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
+use engine::{Engine, Engines};
 use general::General;
 use nine::Nine;
 
@@ -85,26 +87,7 @@ pub(crate) struct Contradiction;
 /// ```
 #[derive(Clone)]
 pub struct Board {
-    engine: Engine,
-}
-
-/// The classic board has an engine of its own, kept inline; every other
-/// shape shares the general engine, kept on the heap so that it does not
-/// make the 9x9 board larger.
-#[derive(Clone, Debug)]
-enum Engine {
-    Nine(Nine),
-    General(Box<General>),
-}
-
-/// Calls the same method on whichever engine the board has.
-macro_rules! dispatch {
-    ($board:expr, $engine:ident => $call:expr) => {
-        match $board {
-            Engine::Nine($engine) => $call,
-            Engine::General($engine) => $call,
-        }
-    };
+    engine: Engines,
 }
 
 impl Board {
@@ -120,9 +103,9 @@ impl Board {
     #[must_use]
     pub fn empty(shape: Shape) -> Board {
         let engine = if shape == Shape::NINE {
-            Engine::Nine(Nine::empty())
+            Engines::Nine(Nine::empty())
         } else {
-            Engine::General(Box::new(General::empty(shape)))
+            Engines::General(Box::new(General::empty(shape)))
         };
         Board { engine }
     }
@@ -130,15 +113,12 @@ impl Board {
     /// The board's shape.
     #[must_use]
     pub fn shape(&self) -> Shape {
-        match &self.engine {
-            Engine::Nine(_) => Shape::NINE,
-            Engine::General(general) => general.shape(),
-        }
+        self.engine.shape()
     }
 
     /// The text as bytes, one per cell: what the formats write.
     pub(crate) fn text(&self) -> &[u8] {
-        dispatch!(&self.engine, e => e.text())
+        self.engine.text()
     }
 
     /// The text: one character per cell, row by row, `.` for empty.
@@ -166,7 +146,7 @@ impl Board {
     #[must_use]
     pub fn candidates(&self, cell: usize) -> Candidates {
         match self.text().get(cell) {
-            Some(&EMPTY) => Candidates::from_bits(dispatch!(&self.engine, e => e.candidate_bits(cell))),
+            Some(&EMPTY) => Candidates::from_bits(self.engine.candidate_bits(cell)),
             _ => Candidates::default(),
         }
     }
@@ -174,14 +154,14 @@ impl Board {
     /// How many cells are empty.
     #[must_use]
     pub fn empty_cells(&self) -> usize {
-        dispatch!(&self.engine, e => e.empty_cells())
+        self.engine.empty_cells()
     }
 
     /// Whether every cell is filled. Every rule holds on every board, so a
     /// complete board is a solution.
     #[must_use]
     pub fn is_complete(&self) -> bool {
-        dispatch!(&self.engine, e => e.is_complete())
+        self.engine.is_complete()
     }
 
     /// A new board with `digit` at `cell`, or the reason it cannot go there.
@@ -214,7 +194,7 @@ impl Board {
 
     /// Places a given known to break no rule into an empty cell.
     pub(crate) fn put_given(&mut self, cell: usize, bit: u32) {
-        dispatch!(&mut self.engine, e => e.put(cell, bit));
+        self.engine.put(cell, bit);
     }
 
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
@@ -402,7 +382,7 @@ impl Board {
         const DIRECT: usize = 32;
         crate::search::par_dfs(self.clone(), Board::children)
             .counter(Board::is_complete)
-            .shortcut(|board: &Board, wanted| board.counts_directly(DIRECT).then(|| board.count_completions(wanted)))
+            .shortcut(|board: &Board, wanted| board.count_directly(DIRECT, wanted))
             .up_to(limit)
     }
 
@@ -420,8 +400,8 @@ impl Board {
     pub fn size_in_bytes(&self) -> usize {
         size_of::<Board>()
             + match &self.engine {
-                Engine::Nine(_) => 0,
-                Engine::General(general) => general.size_in_bytes(),
+                Engines::Nine(_) => 0,
+                Engines::General(general) => general.size_in_bytes(),
             }
     }
 
@@ -433,42 +413,30 @@ impl Board {
 
     /// Whether propagation has nothing left to do on this board.
     pub(crate) fn is_settled(&self) -> bool {
-        dispatch!(&self.engine, e => e.is_settled())
+        self.engine.is_settled()
     }
 
-    /// Whether the engine counts this board's completions itself
-    /// ([`Board::count_completions`]) rather than leaving them to the search:
-    /// a propagated 9x9 board with at most `threshold` empty cells (at most
-    /// [`MAX_DIRECT`]).
-    pub(crate) fn counts_directly(&self, threshold: usize) -> bool {
-        match &self.engine {
-            Engine::Nine(e) => e.counts_directly(threshold),
-            Engine::General(_) => false,
-        }
-    }
-
-    /// The number of completions of a board that [`Board::counts_directly`],
-    /// counting no further than `limit` (at least 1).
-    pub(crate) fn count_completions(&self, limit: usize) -> usize {
-        match &self.engine {
-            Engine::Nine(e) => e.count_completions(limit),
-            Engine::General(_) => unreachable!("only the 9x9 engine counts directly"),
-        }
+    /// The number of completions of a propagated board with at most
+    /// `threshold` empty cells, counting no further than `limit`, where
+    /// the engine counts them itself (9x9 boards, with at most
+    /// [`MAX_DIRECT`] empty cells); `None` leaves the board to the search.
+    pub(crate) fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
+        self.engine.count_directly(threshold, limit)
     }
 
     /// Propagates in place.
     pub(crate) fn settle(&mut self) -> Result<(), Contradiction> {
-        dispatch!(&mut self.engine, e => e.propagate_all())
+        self.engine.propagate_all()
     }
 
     /// The cell to branch on and its candidates, or `None` when complete.
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
-        dispatch!(&self.engine, e => e.branch_cell())
+        self.engine.branch_cell()
     }
 
     /// Gives the empty `cell` the digit of `bit` and propagates.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        dispatch!(&mut self.engine, e => e.assign_and_propagate(cell, bit))
+        self.engine.assign_and_propagate(cell, bit)
     }
 }
 
@@ -492,4 +460,3 @@ impl fmt::Debug for Board {
         f.debug_struct("Board").field("shape", &self.shape()).field("text", &self.as_str()).finish()
     }
 }
-

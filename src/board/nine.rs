@@ -21,7 +21,8 @@
 //! A solved cell writes its digit into the text, so [`Board::as_str`](super::Board::as_str)
 //! never has to be rebuilt.
 
-use super::{Contradiction, EMPTY, SYMBOLS};
+use super::engine::Engine;
+use super::{Contradiction, EMPTY, SYMBOLS, Shape};
 
 mod residual;
 
@@ -204,37 +205,6 @@ impl Nine {
         Nine { text: [EMPTY; 81], cand: [BAND; 27], unsolved: [BAND; 3], settled: false, settled_empty: 81 }
     }
 
-    pub(crate) fn text(&self) -> &[u8] {
-        &self.text
-    }
-
-    /// Digit bits (bit `d - 1` for digit `d`) of the candidates of `cell`;
-    /// the digit's own bit for a solved cell.
-    #[inline]
-    pub(crate) fn candidate_bits(&self, cell: usize) -> u32 {
-        let (b, p) = (cell / 27, cell % 27);
-        let mut bits = 0;
-        for d in 0..9 {
-            bits |= ((self.cand[3 * d + b] >> p) & 1) << d;
-        }
-        bits
-    }
-
-    pub(crate) fn is_settled(&self) -> bool {
-        self.settled
-    }
-
-    pub(crate) fn is_complete(&self) -> bool {
-        self.unsolved == [0; 3]
-    }
-
-    pub(crate) fn empty_cells(&self) -> usize {
-        // Two counts rather than three: without a population-count
-        // instruction at the baseline target, each is a dozen instructions.
-        let [first, second, third] = self.unsolved;
-        ((u64::from(first) | u64::from(second) << 27).count_ones() + third.count_ones()) as usize
-    }
-
     /// Whether [`Nine::count_completions`] takes this board: a propagated
     /// one with at most `threshold` empty cells.
     pub(crate) fn counts_directly(&self, threshold: usize) -> bool {
@@ -252,19 +222,6 @@ impl Nine {
         Residual::new(&self.cand, &self.unsolved).count(limit)
     }
 
-    /// Writes a given into an empty cell and removes its digit from the
-    /// peers, with no further inference. The caller has checked the rules.
-    pub(crate) fn put(&mut self, cell: usize, bit: u32) {
-        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
-        self.text[cell] = SYMBOLS[d + 1];
-        self.unsolved[b] &= !(1 << p);
-        self.claim(b, p, d);
-        for band in (0..3).filter(|&o| o != b) {
-            self.cand[3 * d + band] &= !COLUMN[p % 9];
-        }
-        self.settled = false;
-    }
-
     /// Gives position `p` of band `b` to digit `d` within the band: the other
     /// digits lose the cell, and `d` loses the cell's row and box peers.
     fn claim(&mut self, b: usize, p: usize, d: usize) {
@@ -272,29 +229,6 @@ impl Nine {
             self.cand[3 * other + b] &= !(1 << p);
         }
         self.cand[3 * d + b] &= !BAND_PEERS[p];
-    }
-
-    /// Gives `cell` the digit of `bit`, one of its candidates, and propagates
-    /// to a fixed point.
-    pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
-        // Only the digit's own band changes here: with its row and box peers
-        // gone, the cell is the one place left in its row, and the band
-        // update solves it like any hidden single (clearing the other digits
-        // and the column there, once).
-        let i = 3 * d + b;
-        self.cand[i] &= !BAND_PEERS[p];
-        let pending = if self.settled { 0 } else { ALL_PAIRS };
-        self.propagate(pending | 1 << i)?;
-        self.settle_here();
-        Ok(())
-    }
-
-    /// Propagates everything pending on the board.
-    pub(crate) fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        self.propagate(ALL_PAIRS)?;
-        self.settle_here();
-        Ok(())
     }
 
     /// Marks the board propagated, noting its empty cells.
@@ -459,6 +393,113 @@ impl Nine {
         Ok(changed)
     }
 
+    /// The unsolved cells with the fewest candidates, by band, or `None`
+    /// when every cell is solved.
+    fn fewest_candidates(&self) -> Option<[u32; 3]> {
+        let mut fewest = [0u32; 3];
+        let mut count = usize::MAX;
+        for b in 0..3 {
+            // at_least[k]: cells of the band with k or more candidates.
+            let mut at_least = [0u32; 11];
+            at_least[0] = BAND;
+            for d in 0..9 {
+                let band = self.cand[3 * d + b];
+                for k in (1..=d + 1).rev() {
+                    at_least[k] |= at_least[k - 1] & band;
+                }
+            }
+            for k in 0..=count.min(9) {
+                let exactly = self.unsolved[b] & at_least[k] & !at_least[k + 1];
+                if exactly != 0 {
+                    if k < count {
+                        count = k;
+                        fewest = [0; 3];
+                    }
+                    fewest[b] = exactly;
+                    break;
+                }
+            }
+        }
+        (count != usize::MAX).then_some(fewest)
+    }
+}
+
+impl Engine for Nine {
+    fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
+        self.counts_directly(threshold).then(|| self.count_completions(limit))
+    }
+
+    fn shape(&self) -> Shape {
+        Shape::NINE
+    }
+
+    fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// Digit bits (bit `d - 1` for digit `d`) of the candidates of `cell`;
+    /// the digit's own bit for a solved cell.
+    #[inline]
+    fn candidate_bits(&self, cell: usize) -> u32 {
+        let (b, p) = (cell / 27, cell % 27);
+        let mut bits = 0;
+        for d in 0..9 {
+            bits |= ((self.cand[3 * d + b] >> p) & 1) << d;
+        }
+        bits
+    }
+
+    fn is_settled(&self) -> bool {
+        self.settled
+    }
+
+    fn is_complete(&self) -> bool {
+        self.unsolved == [0; 3]
+    }
+
+    fn empty_cells(&self) -> usize {
+        // Two counts rather than three: without a population-count
+        // instruction at the baseline target, each is a dozen instructions.
+        let [first, second, third] = self.unsolved;
+        ((u64::from(first) | u64::from(second) << 27).count_ones() + third.count_ones()) as usize
+    }
+
+    /// Writes a given into an empty cell and removes its digit from the
+    /// peers, with no further inference. The caller has checked the rules.
+    fn put(&mut self, cell: usize, bit: u32) {
+        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        self.text[cell] = SYMBOLS[d + 1];
+        self.unsolved[b] &= !(1 << p);
+        self.claim(b, p, d);
+        for band in (0..3).filter(|&o| o != b) {
+            self.cand[3 * d + band] &= !COLUMN[p % 9];
+        }
+        self.settled = false;
+    }
+
+    /// Gives `cell` the digit of `bit`, one of its candidates, and propagates
+    /// to a fixed point.
+    fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
+        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        // Only the digit's own band changes here: with its row and box peers
+        // gone, the cell is the one place left in its row, and the band
+        // update solves it like any hidden single (clearing the other digits
+        // and the column there, once).
+        let i = 3 * d + b;
+        self.cand[i] &= !BAND_PEERS[p];
+        let pending = if self.settled { 0 } else { ALL_PAIRS };
+        self.propagate(pending | 1 << i)?;
+        self.settle_here();
+        Ok(())
+    }
+
+    /// Propagates everything pending on the board.
+    fn propagate_all(&mut self) -> Result<(), Contradiction> {
+        self.propagate(ALL_PAIRS)?;
+        self.settle_here();
+        Ok(())
+    }
+
     /// The cell to branch on and its candidates, or `None` when complete.
     ///
     /// Called on propagated boards, where every empty cell has two
@@ -472,7 +513,7 @@ impl Nine {
     /// [`FIRST_PAIR`] empty cells or fewer, the first such cell is taken:
     /// near the leaves the order matters little and scoring costs more than
     /// it saves.
-    pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
+    fn branch_cell(&self) -> Option<(usize, u32)> {
         // Near the leaves the order matters little: the first cell with two
         // candidates is taken, and the bands after it are not counted.
         let near_leaves = usize::from(self.settled_empty) <= FIRST_PAIR;
@@ -525,36 +566,6 @@ impl Nine {
             }
         }
         Some((best.0, self.candidate_bits(best.0)))
-    }
-
-    /// The unsolved cells with the fewest candidates, by band, or `None`
-    /// when every cell is solved.
-    fn fewest_candidates(&self) -> Option<[u32; 3]> {
-        let mut fewest = [0u32; 3];
-        let mut count = usize::MAX;
-        for b in 0..3 {
-            // at_least[k]: cells of the band with k or more candidates.
-            let mut at_least = [0u32; 11];
-            at_least[0] = BAND;
-            for d in 0..9 {
-                let band = self.cand[3 * d + b];
-                for k in (1..=d + 1).rev() {
-                    at_least[k] |= at_least[k - 1] & band;
-                }
-            }
-            for k in 0..=count.min(9) {
-                let exactly = self.unsolved[b] & at_least[k] & !at_least[k + 1];
-                if exactly != 0 {
-                    if k < count {
-                        count = k;
-                        fewest = [0; 3];
-                    }
-                    fewest[b] = exactly;
-                    break;
-                }
-            }
-        }
-        (count != usize::MAX).then_some(fewest)
     }
 }
 

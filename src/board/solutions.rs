@@ -21,7 +21,7 @@ impl Successors<Board, Children> for BoardChildren {
 
 /// The shortcut of [`Board::count_solutions`]: a propagated board with at
 /// most `threshold` empty cells has its completions counted by the engine
-/// ([`Board::count_completions`], 9x9 only) rather than searched.
+/// ([`Board::count_directly`], 9x9 only) rather than searched.
 #[derive(Clone, Copy, Debug)]
 struct DirectCount {
     threshold: usize,
@@ -43,10 +43,7 @@ const _: () = assert!(DIRECT_FIRST <= super::MAX_DIRECT, "the direct count holds
 impl Shortcut<Board> for DirectCount {
     #[inline]
     fn count(&mut self, board: &Board, wanted: usize) -> Option<usize> {
-        if !board.counts_directly(self.threshold) {
-            return None;
-        }
-        let found = board.count_completions(wanted);
+        let found = board.count_directly(self.threshold, wanted)?;
         if found == 0 {
             self.threshold = self.threshold.saturating_sub(DIRECT_STEP).max(DIRECT_FLOOR);
         }
