@@ -21,6 +21,8 @@
 //! A solved cell writes its digit into the text, so [`Board::as_str`](super::Board::as_str)
 //! never has to be rebuilt.
 
+use std::ops::ControlFlow;
+
 use super::engine::Engine;
 use super::{Contradiction, EMPTY, SYMBOLS, Shape};
 
@@ -274,14 +276,7 @@ impl Nine {
     /// solves the rows left with one cell.
     fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
         let (d, b) = (i / 3, i % 3);
-        let old = self.cand[i];
-        let pattern = ROW_BOXES[(old & ROW) as usize]
-            | ROW_BOXES[((old >> 9) & ROW) as usize] << 3
-            | ROW_BOXES[(old >> 18) as usize] << 6;
-        let band = old & PERMUTATIONS[pattern as usize];
-        if band == 0 {
-            return Err(Contradiction);
-        }
+        let band = self.placeable(i)?;
         self.cand[i] = band;
         // Rows left with one cell, by lookup: which rows are singles is
         // unpredictable, so no branch.
@@ -293,11 +288,35 @@ impl Nine {
             return Ok(());
         }
         self.unsolved[b] &= !new;
-        // Branch-free: clear the solved cells from every digit of the band
-        // and their columns from every band of this digit, marking what
-        // changed; then give this digit-band pair its cells back.
-        // The marks are gathered with constant shifts and moved into place
-        // once.
+        self.clear_peers_of(new, d, b, dirty);
+        // The clearing took this digit-band pair's own cells too: give them back.
+        self.cand[i] = band;
+        *dirty &= !(1 << i);
+        self.write_digit(new, d, b);
+        Ok(())
+    }
+
+    /// Digit-band pair `i`'s candidates that fit a placement of the digit in
+    /// the band: one cell in each row, in three different boxes. None fit is
+    /// a contradiction.
+    #[inline]
+    fn placeable(&self, i: usize) -> Result<u32, Contradiction> {
+        let old = self.cand[i];
+        let pattern = ROW_BOXES[(old & ROW) as usize]
+            | ROW_BOXES[((old >> 9) & ROW) as usize] << 3
+            | ROW_BOXES[(old >> 18) as usize] << 6;
+        let band = old & PERMUTATIONS[pattern as usize];
+        if band == 0 { Err(Contradiction) } else { Ok(band) }
+    }
+
+    /// Clears the cells `new`, just solved with digit `d` in band `b`, from
+    /// every digit of the band, and their columns from every band of `d`,
+    /// marking in `dirty` the pairs that changed.
+    ///
+    /// Branch-free: the marks are gathered with constant shifts and moved
+    /// into place once.
+    #[inline]
+    fn clear_peers_of(&mut self, new: u32, d: usize, b: usize, dirty: &mut u32) {
         let mut hit = 0;
         for other in 0..9 {
             let j = 3 * other + b;
@@ -315,10 +334,13 @@ impl Nine {
             hit |= u32::from(before & columns != 0) << other;
         }
         *dirty |= hit << (3 * d);
-        self.cand[i] = band;
-        *dirty &= !(1 << i);
-        // At most one new cell per row. Branch-free, as how many there are
-        // is unpredictable: a row with none rewrites its last cell as it was.
+    }
+
+    /// Writes digit `d` into the text at the cells `new` of band `b`, at
+    /// most one per row. Branch-free, as how many there are is
+    /// unpredictable: a row with none rewrites its last cell as it was.
+    #[inline]
+    fn write_digit(&mut self, new: u32, d: usize, b: usize) {
         let symbol = SYMBOLS[d + 1];
         for row in 0..3 {
             let segment = (new >> (9 * row)) & ROW;
@@ -326,7 +348,6 @@ impl Nine {
             let old = self.text[cell];
             self.text[cell] = if segment == 0 { old } else { symbol };
         }
-        Ok(())
     }
 
     /// Gives every cell with one candidate left its digit, in the bands of
@@ -391,6 +412,58 @@ impl Nine {
             }
         }
         Ok(changed)
+    }
+
+    /// The cells with exactly two candidates, by band; or, to stop at, a
+    /// cell with fewer (only unpropagated boards have one) or, near the
+    /// leaves, the first pair. Counting to three is cheap, and almost every
+    /// propagated board has such a cell.
+    fn pairs(&self, near_leaves: bool) -> ControlFlow<usize, [u32; 3]> {
+        let mut pairs = [0u32; 3];
+        for (b, pair) in pairs.iter_mut().enumerate() {
+            let unsolved = self.unsolved[b];
+            if unsolved == 0 {
+                continue;
+            }
+            let (mut ones, mut twos, mut threes) = (0, 0, 0);
+            for d in 0..9 {
+                let band = self.cand[3 * d + b];
+                threes |= twos & band;
+                twos |= ones & band;
+                ones |= band;
+            }
+            let at_most_one = unsolved & !twos;
+            if at_most_one != 0 {
+                return ControlFlow::Break(27 * b + at_most_one.trailing_zeros() as usize);
+            }
+            *pair = unsolved & !threes;
+            if near_leaves && *pair != 0 {
+                return ControlFlow::Break(27 * b + pair.trailing_zeros() as usize);
+            }
+        }
+        ControlFlow::Continue(pairs)
+    }
+
+    /// Of the cells given by band, the first with the most unsolved cells
+    /// in its row and box.
+    fn most_open(&self, cells: &[u32; 3]) -> usize {
+        let mut best = (0, 0);
+        for (b, &cells) in cells.iter().enumerate() {
+            if cells == 0 {
+                continue;
+            }
+            let open = open_in_row_and_box(self.unsolved[b]);
+            let mut cells = cells;
+            while cells != 0 {
+                let p = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let score = open_at(open, p) + 1;
+                if score > best.1 {
+                    best = (27 * b + p, score);
+                }
+            }
+        }
+        best.0
     }
 
     /// The unsolved cells with the fewest candidates, by band, or `None`
@@ -517,56 +590,21 @@ impl Engine for Nine {
         // Near the leaves the order matters little: the first cell with two
         // candidates is taken, and the bands after it are not counted.
         let near_leaves = usize::from(self.settled_empty) <= FIRST_PAIR;
-        // Cells with exactly two candidates, by band; counting to three is
-        // cheap, and almost every propagated board has such a cell.
-        let mut pairs = [0u32; 3];
-        for (b, pair) in pairs.iter_mut().enumerate() {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
-                continue;
+        let cell = match self.pairs(near_leaves) {
+            ControlFlow::Break(cell) => cell,
+            ControlFlow::Continue(pairs) => {
+                let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
+                if near_leaves { first_cell(&fewest)? } else { self.most_open(&fewest) }
             }
-            let (mut ones, mut twos, mut threes) = (0, 0, 0);
-            for d in 0..9 {
-                let band = self.cand[3 * d + b];
-                threes |= twos & band;
-                twos |= ones & band;
-                ones |= band;
-            }
-            let at_most_one = unsolved & !twos;
-            if at_most_one != 0 {
-                let cell = 27 * b + at_most_one.trailing_zeros() as usize;
-                return Some((cell, self.candidate_bits(cell)));
-            }
-            *pair = unsolved & !threes;
-            if near_leaves && *pair != 0 {
-                let cell = 27 * b + pair.trailing_zeros() as usize;
-                return Some((cell, self.candidate_bits(cell)));
-            }
-        }
-        let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
-        if near_leaves {
-            let b = fewest.iter().position(|&cells| cells != 0)?;
-            let cell = 27 * b + fewest[b].trailing_zeros() as usize;
-            return Some((cell, self.candidate_bits(cell)));
-        }
-        let mut best = (0, 0);
-        for (b, &cells) in fewest.iter().enumerate() {
-            if cells == 0 {
-                continue;
-            }
-            let open = open_in_row_and_box(self.unsolved[b]);
-            let mut cells = cells;
-            while cells != 0 {
-                let p = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                let score = open_at(open, p) + 1;
-                if score > best.1 {
-                    best = (27 * b + p, score);
-                }
-            }
-        }
-        Some((best.0, self.candidate_bits(best.0)))
+        };
+        Some((cell, self.candidate_bits(cell)))
     }
+}
+
+/// The first of the cells given by band.
+fn first_cell(cells: &[u32; 3]) -> Option<usize> {
+    let b = cells.iter().position(|&cells| cells != 0)?;
+    Some(27 * b + cells[b].trailing_zeros() as usize)
 }
 
 /// The mini-row (`3 * row + box`) of each position of a band.
