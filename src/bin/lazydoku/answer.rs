@@ -33,9 +33,20 @@ pub enum Format {
 /// What to compute.
 #[derive(Clone, Copy, Debug)]
 pub enum Task {
-    Solve,
-    Count(usize),
+    /// One answer per puzzle.
+    Answer(Question),
+    /// Every solution, up to a limit, streamed as each is found.
     All(Option<usize>),
+}
+
+/// What the one answer per puzzle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// The first solution.
+    Solve,
+    /// The number of solutions, up to a limit.
+    Count(usize),
+    /// None, unique or multiple.
     Check,
 }
 
@@ -131,49 +142,68 @@ fn read(settings: &Settings, record: &Record, origin: Origin<'_>) -> Result<Puzz
 }
 
 /// The answer to `solve`, `count` and `check` for one record.
-pub fn answer(settings: &Settings, record: &Record, origin: Origin<'_>) -> Outcome {
+pub fn answer(settings: &Settings, question: Question, record: &Record, origin: Origin<'_>) -> Outcome {
     let puzzle = match read(settings, record, origin) {
         Ok(puzzle) => puzzle,
         Err(outcome) => return outcome,
     };
-    let Puzzle { board, layout, line, lines } = &puzzle;
-    let json = |status: &str, fields: &[(&str, String)]| json(origin, *line, status, fields);
-    let text_or_json = |text: String, status: &str, fields: &[(&str, String)]| {
-        if settings.format == Some(Format::Json) { json(status, fields) } else { pad(text, *lines) }
+    let found = match question {
+        Question::Solve => solve(settings, &puzzle),
+        Question::Count(limit) => count(settings, &puzzle, limit),
+        Question::Check => check(settings, &puzzle),
     };
-    let (status, out) = match settings.task {
-        Task::Solve => match solutions(board, settings).next() {
-            Some(Ok(solution)) => {
-                let text = render(settings, layout.as_ref(), &solution);
-                (Status::Found, text_or_json(text, "solved", &[("solution", quote(settings, &solution))]))
-            }
-            None => (Status::NoSolution, text_or_json("no solution".to_owned(), "none", &[])),
-            Some(Err(reason)) => return failure(settings, origin, *line, *lines, Status::Stopped, None, reason),
-        },
-        Task::Count(limit) => {
-            let (n, stopped) = count_up_to(board, settings, limit);
-            if let Some(reason) = stopped {
-                let reason = format!("{reason} ({n} solutions counted)");
-                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
-            }
-            let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
-            (status, text_or_json(n.to_string(), word, &[("count", n.to_string())]))
-        }
-        Task::Check => {
-            let (n, stopped) = count_up_to(board, settings, 2);
-            if let Some(reason) = stopped {
-                let reason = format!("{reason} ({n} solutions found)");
-                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
-            }
-            let verdict = ["none", "unique", "multiple"][n.min(2)];
-            let status = if n == 0 { Status::NoSolution } else { Status::Found };
-            (status, text_or_json(verdict.to_owned(), verdict, &[]))
-        }
-        Task::All(_) => unreachable!("`all` streams its answers through `stream_all`"),
+    let Puzzle { line, lines, .. } = puzzle;
+    let Answer { status, text, word, fields } = match found {
+        Ok(answer) => answer,
+        Err(reason) => return failure(settings, origin, line, lines, Status::Stopped, None, reason),
     };
+    let out = if settings.format == Some(Format::Json) { json(origin, line, word, &fields) } else { pad(text, lines) };
     let problem =
-        (status == Status::NoSolution).then(|| Problem { line: *line, column: None, reason: "no solution".to_owned() });
+        (status == Status::NoSolution).then(|| Problem { line, column: None, reason: "no solution".to_owned() });
     Outcome { out: Some(out), status: Some(status), problem }
+}
+
+/// One puzzle's answer, before it is written: its status, its text, and
+/// the status word and fields of its JSON object.
+struct Answer {
+    status: Status,
+    text: String,
+    word: &'static str,
+    fields: Vec<(&'static str, String)>,
+}
+
+/// The first solution; `Err` says why the search stopped short.
+fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
+    Ok(match solutions(&puzzle.board, settings).next().transpose()? {
+        Some(solution) => Answer {
+            status: Status::Found,
+            text: render(settings, puzzle.layout.as_ref(), &solution),
+            word: "solved",
+            fields: vec![("solution", quote(settings, &solution))],
+        },
+        None => Answer { status: Status::NoSolution, text: "no solution".to_owned(), word: "none", fields: Vec::new() },
+    })
+}
+
+/// The number of solutions up to `limit`.
+fn count(settings: &Settings, puzzle: &Puzzle, limit: usize) -> Result<Answer, String> {
+    let (n, stopped) = count_up_to(&puzzle.board, settings, limit);
+    if let Some(reason) = stopped {
+        return Err(format!("{reason} ({n} solutions counted)"));
+    }
+    let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
+    Ok(Answer { status, text: n.to_string(), word, fields: vec![("count", n.to_string())] })
+}
+
+/// None, unique or multiple.
+fn check(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
+    let (n, stopped) = count_up_to(&puzzle.board, settings, 2);
+    if let Some(reason) = stopped {
+        return Err(format!("{reason} ({n} solutions found)"));
+    }
+    let verdict = ["none", "unique", "multiple"][n.min(2)];
+    let status = if n == 0 { Status::NoSolution } else { Status::Found };
+    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new() })
 }
 
 /// `all` for one record: each solution goes to `emit` as soon as the search

@@ -99,8 +99,12 @@ impl Batch {
                             Some(()) => Vec::new(),
                             None => break, // The writer stopped: stdout was closed.
                         },
-                        _ if self.jobs == 1 => records.iter().map(|r| answer(&self.settings, r, origin)).collect(),
-                        _ => pool.install(|| records.par_iter().map(|r| answer(&self.settings, r, origin)).collect()),
+                        Task::Answer(question) if self.jobs == 1 => {
+                            records.iter().map(|r| answer(&self.settings, question, r, origin)).collect()
+                        }
+                        Task::Answer(question) => pool.install(|| {
+                            records.par_iter().map(|r| answer(&self.settings, question, r, origin)).collect()
+                        }),
                     };
                     Solved::Chunk { source, outcomes, bytes }
                 }

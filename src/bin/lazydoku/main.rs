@@ -16,7 +16,7 @@ use lazydoku::Shape;
 use lazydoku::format::Parser as PuzzleParser;
 use lazydoku::search::Budget;
 
-use answer::{Format, Order, Settings, Task};
+use answer::{Format, Order, Question, Settings, Task};
 use batch::Batch;
 use input::{Mode, Record, Records, Source};
 
@@ -225,14 +225,16 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let result = match cli.command {
-        None if std::io::stdin().is_terminal() => {
-            run_batch(Ok(vec![Source::Bundled(DEFAULT_SET)]), Task::Solve, &BatchArgs::default_for_bare())
-        }
-        None => run_batch(Ok(vec![Source::Stdin]), Task::Solve, &BatchArgs::default_for_bare()),
-        Some(Command::Solve(args)) => run_batch(sources(&args), Task::Solve, &args),
-        Some(Command::Count { limit, args }) => run_batch(sources(&args), Task::Count(limit), &args),
+        None if std::io::stdin().is_terminal() => run_batch(
+            Ok(vec![Source::Bundled(DEFAULT_SET)]),
+            Task::Answer(Question::Solve),
+            &BatchArgs::default_for_bare(),
+        ),
+        None => run_batch(Ok(vec![Source::Stdin]), Task::Answer(Question::Solve), &BatchArgs::default_for_bare()),
+        Some(Command::Solve(args)) => run_batch(sources(&args), Task::Answer(Question::Solve), &args),
+        Some(Command::Count { limit, args }) => run_batch(sources(&args), Task::Answer(Question::Count(limit)), &args),
         Some(Command::All { limit, args }) => run_batch(sources(&args), Task::All(limit), &args),
-        Some(Command::Check(args)) => run_batch(sources(&args), Task::Check, &args),
+        Some(Command::Check(args)) => run_batch(sources(&args), Task::Answer(Question::Check), &args),
         Some(Command::Trace { input, order, limit, delay, max_memory, puzzle }) => {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
