@@ -4,9 +4,8 @@
 //!
 //! Baseline x86-64 has no `popcnt` instruction, so `u64::count_ones`
 //! compiles to a dozen instructions unless the whole program is built for a
-//! newer processor. The exact cover search counts bits in its inner loop;
-//! compiled for `popcnt` it runs about a quarter faster
-//! (docs/performance.md).
+//! newer processor. The exact cover search counts bits in its inner loop,
+//! where the instruction matters (docs/performance.md has the figures).
 #![allow(unsafe_code)]
 
 /// Runs `f`, compiled for the `popcnt` instruction where the processor has

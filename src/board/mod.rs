@@ -301,9 +301,8 @@ impl Board {
     /// same depth-first search, except that a propagated 9x9 board with few
     /// empty cells (40 or fewer, fewer once such counts come up empty) has
     /// its completions counted on those cells alone rather than built as
-    /// boards. Counting all 1,039,784 solutions of the bundled `million.txt`
-    /// puzzle runs about three times as fast as enumerating them (9.4
-    /// against 2.7 to 3.2 million a second).
+    /// boards: counting every solution of a puzzle runs several times as
+    /// fast as enumerating them (docs/performance.md).
     ///
     /// ```
     /// use lazydoku::Board;

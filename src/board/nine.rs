@@ -166,9 +166,8 @@ const COLUMN: [u32; 9] = {
 const FIRST_PAIR: usize = 30;
 
 /// At most this many empty cells, propagation skips the stack inferences:
-/// that close to the leaves they almost never find anything (in enumeration,
-/// 3,500 changes in 5.8 million checks), and skipping them saves 7% of the
-/// instructions there.
+/// that close to the leaves they almost never find anything, so they cost
+/// more than they save (docs/performance.md has the counts).
 const NO_STACKS: usize = 20;
 
 /// The most empty cells a board may have for [`Nine::count_completions`].

@@ -8,8 +8,8 @@ use crate::search::{Budget, Counter, Dfs, Exhausted, Meter, Search, Shortcut, St
 
 /// [`Board::children`] as a type of its own, so that the search calls it
 /// directly rather than through a function pointer: the call is inlined and
-/// each child iterator is built where the stack keeps it (enumeration: 14 to
-/// 9 board copies per solution, 8% faster).
+/// each child iterator is built where the stack keeps it, saving board
+/// copies on every node.
 #[derive(Clone, Copy, Debug)]
 struct BoardChildren;
 
