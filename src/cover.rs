@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use itertools::{Itertools, iproduct};
 use smallvec::SmallVec;
 
-use crate::search::{self, Dfs, Search, Stack, Successors};
+use crate::search::{Dfs, Search, Stack, Successors};
 
 /// An exact cover problem: columns, primary and secondary, and rows that
 /// each cover some of them.
@@ -255,11 +255,11 @@ impl ExactCover {
     }
 
     /// [`ExactCover::count_solutions`] on every core
-    /// ([`search::par_dfs`]); it stops once `limit` is reached.
+    /// ([`search::par_dfs`](crate::search::par_dfs)); it stops once `limit` is reached.
     #[cfg(feature = "parallel")]
     #[must_use]
     pub fn par_count_solutions(&self, limit: usize) -> usize {
-        search::par_dfs(self.root(), |p: &Partial| Expand::new(self).successors(p))
+        crate::search::par_dfs(self.root(), |p: &Partial| Expand::new(self).successors(p))
             .counter(Partial::is_solution)
             .up_to(limit)
     }

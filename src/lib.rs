@@ -80,7 +80,7 @@ pub mod format;
 pub mod search;
 
 pub use board::{Board, Candidates, Children, Conflict, Region, Shape, Solutions};
-pub use cover::ExactCover;
+pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;
 
 #[cfg(doctest)]

@@ -64,7 +64,7 @@ impl Board {
     ///
     /// # Errors
     ///
-    /// A [`ParseError`](crate::ParseError) when the text is not a puzzle of
+    /// A [`ParseError`] when the text is not a puzzle of
     /// this shape, or when its givens break a rule.
     ///
     /// ```
