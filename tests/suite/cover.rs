@@ -6,6 +6,42 @@ use rayon::prelude::*;
 
 use crate::common;
 
+/// The tilings of a `width` x `height` box up to its four symmetries (the
+/// two mirrors and the half turn): each tiling drawn as the piece on each
+/// cell, and the smallest of its four images kept.
+fn tilings_up_to_symmetry(width: usize, height: usize) -> usize {
+    let problem = ExactCover::pentominoes(width, height);
+    let drawings: std::collections::HashSet<Vec<usize>> = problem
+        .solutions()
+        .map(|rows| {
+            let mut grid = vec![usize::MAX; width * height];
+            for row in rows {
+                let columns = problem.row(row);
+                let piece = columns.iter().copied().find(|&c| c < 12).expect("a piece column");
+                for &cell in columns.iter().filter(|&&c| c >= 12) {
+                    assert_eq!(grid[cell - 12], usize::MAX, "a cell covered twice");
+                    grid[cell - 12] = piece;
+                }
+            }
+            assert!(grid.iter().all(|&p| p < 12), "a cell left uncovered");
+            let image = |flip_x: bool, flip_y: bool| -> Vec<usize> {
+                (0..width * height)
+                    .map(|i| {
+                        let (x, y) = (i % width, i / width);
+                        let (x, y) = (if flip_x { width - 1 - x } else { x }, if flip_y { height - 1 - y } else { y });
+                        grid[y * width + x]
+                    })
+                    .collect()
+            };
+            [image(false, false), image(true, false), image(false, true), image(true, true)]
+                .into_iter()
+                .min()
+                .expect("four images")
+        })
+        .collect();
+    drawings.len()
+}
+
 #[test]
 fn pentominoes_tile_3x20_and_4x15_boxes_as_published() {
     // 8 and 1,472 tilings: 2 and 368 up to the box's 4 symmetries.
@@ -14,6 +50,8 @@ fn pentominoes_tile_3x20_and_4x15_boxes_as_published() {
     let tilings: Vec<Vec<usize>> = ExactCover::pentominoes(20, 3).solutions().collect();
     assert_eq!(tilings.len(), 8);
     assert!(tilings.iter().all(|rows| rows.len() == 12 && rows.is_sorted()));
+    assert_eq!(tilings_up_to_symmetry(20, 3), 2);
+    assert_eq!(tilings_up_to_symmetry(15, 4), 368);
 }
 
 #[test]
@@ -21,6 +59,8 @@ fn pentominoes_tile_3x20_and_4x15_boxes_as_published() {
 fn pentominoes_tile_5x12_and_6x10_boxes_as_published() {
     assert_eq!(ExactCover::pentominoes(12, 5).par_count_solutions(usize::MAX), 4_040);
     assert_eq!(ExactCover::pentominoes(10, 6).par_count_solutions(usize::MAX), 9_356);
+    assert_eq!(tilings_up_to_symmetry(12, 5), 1_010);
+    assert_eq!(tilings_up_to_symmetry(10, 6), 2_339);
 }
 
 #[test]
