@@ -79,7 +79,7 @@ mod cpu;
 pub mod format;
 pub mod search;
 
-pub use board::{Board, Candidates, Children, Conflict, Region, Shape, Solutions};
+pub use board::{Board, Candidates, Children, Conflict, Region, Rules, RulesError, Shape, Solutions};
 pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;
 

@@ -5,6 +5,7 @@
 use smallvec::SmallVec;
 
 use super::engine::Engine;
+use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
 
 /// Cells whose candidates fell to one and still wait to be filled.
@@ -12,7 +13,7 @@ type Singles = SmallVec<[u16; 32]>;
 
 #[derive(Clone, Debug)]
 pub(crate) struct General {
-    geometry: &'static Geometry,
+    geometry: SharedGeometry,
     text: SmallVec<[u8; 81]>,
     /// Candidates of each empty cell; the single bit of its digit for a filled one.
     cands: SmallVec<[u32; 81]>,
@@ -32,15 +33,21 @@ impl General {
             + heap(self.cands.spilled(), self.cands.capacity() * size_of::<u32>())
     }
 
-    pub(crate) fn empty(shape: Shape) -> General {
-        let geometry = shape.geometry();
+    /// The empty board of these rules.
+    pub(crate) fn empty(geometry: SharedGeometry) -> General {
+        let (cells, full) = (geometry.cells, geometry.full);
         General {
             geometry,
-            text: SmallVec::from_elem(EMPTY, geometry.cells),
-            cands: SmallVec::from_elem(geometry.full, geometry.cells),
-            empty: u16::try_from(geometry.cells).expect("at most 625 cells"),
+            text: SmallVec::from_elem(EMPTY, cells),
+            cands: SmallVec::from_elem(full, cells),
+            empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,
         }
+    }
+
+    /// The rules this board keeps.
+    pub(crate) fn geometry(&self) -> &SharedGeometry {
+        &self.geometry
     }
 
     fn fill(&mut self, cell: usize, bit: u32) {
@@ -59,9 +66,9 @@ impl General {
 
     /// Fills `bit` into the empty `cell` and removes it from the peers,
     /// queueing each peer left with one candidate.
-    fn assign(&mut self, cell: usize, bit: u32, singles: &mut Singles) -> Result<(), Contradiction> {
+    fn assign(&mut self, g: &Geometry, cell: usize, bit: u32, singles: &mut Singles) -> Result<(), Contradiction> {
         self.fill(cell, bit);
-        for &peer in self.geometry.peers(cell) {
+        for &peer in g.peers(cell) {
             let peer = usize::from(peer);
             if self.cands[peer] & bit != 0 {
                 if self.text[peer] != EMPTY {
@@ -89,8 +96,7 @@ impl General {
 
     /// Fills naked singles from the queue, then sweeps every region for
     /// hidden singles, then for locked candidates, until none finds anything.
-    fn propagate(&mut self, singles: &mut Singles) -> Result<(), Contradiction> {
-        let g: &Geometry = self.geometry;
+    fn propagate(&mut self, g: &Geometry, singles: &mut Singles) -> Result<(), Contradiction> {
         loop {
             while let Some(cell) = singles.pop() {
                 let cell = usize::from(cell);
@@ -99,7 +105,7 @@ impl General {
                     if bit == 0 {
                         return Err(Contradiction);
                     }
-                    self.assign(cell, bit, singles)?;
+                    self.assign(g, cell, bit, singles)?;
                 }
             }
             if self.empty == 0 {
@@ -134,7 +140,7 @@ impl General {
                         // Two digits had their only place in this one cell.
                         return Err(Contradiction);
                     }
-                    self.assign(cell, bit, singles)?;
+                    self.assign(g, cell, bit, singles)?;
                     found = true;
                 }
             }
@@ -142,7 +148,7 @@ impl General {
             // the leaves (fewer empty cells than two rows hold) singles finish
             // the board alone, and enumeration spends most nodes there.
             let worth_it = usize::from(self.empty) > 2 * g.side;
-            if !found && singles.is_empty() && !(worth_it && self.locked_candidates(singles)?) {
+            if !found && singles.is_empty() && !(worth_it && self.locked_candidates(g, singles)?) {
                 return Ok(());
             }
         }
@@ -151,9 +157,9 @@ impl General {
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
     /// of the other. Returns whether anything was eliminated.
-    fn locked_candidates(&mut self, singles: &mut Singles) -> Result<bool, Contradiction> {
+    fn locked_candidates(&mut self, g: &Geometry, singles: &mut Singles) -> Result<bool, Contradiction> {
         let mut changed = false;
-        for overlap in &self.geometry.overlaps {
+        for overlap in &g.overlaps {
             let places = |cells: &[u16]| {
                 cells
                     .iter()
@@ -223,11 +229,14 @@ impl Engine for General {
     /// queue knows of, so those are gathered first.
     fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         let mut singles = Singles::new();
-        self.assign(cell, bit, &mut singles)?;
+        // The rules are shared, not part of what changes: a handle of
+        // their own lets them be read while the cells are written.
+        let geometry = self.geometry.clone();
+        self.assign(&geometry, cell, bit, &mut singles)?;
         if !self.settled {
             self.gather_singles(&mut singles);
         }
-        self.propagate(&mut singles)?;
+        self.propagate(&geometry, &mut singles)?;
         self.settled = true;
         Ok(())
     }
@@ -236,7 +245,8 @@ impl Engine for General {
     fn propagate_all(&mut self) -> Result<(), Contradiction> {
         let mut singles = Singles::new();
         self.gather_singles(&mut singles);
-        self.propagate(&mut singles)?;
+        let geometry = self.geometry.clone();
+        self.propagate(&geometry, &mut singles)?;
         self.settled = true;
         Ok(())
     }

@@ -6,6 +6,7 @@ mod conflict;
 mod engine;
 mod general;
 mod nine;
+mod rules;
 mod shape;
 mod solutions;
 
@@ -21,6 +22,7 @@ use crate::search::{Budget, Exhausted, Meter};
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub use conflict::Conflict;
+pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
 
@@ -102,12 +104,44 @@ impl Board {
     /// ```
     #[must_use]
     pub fn empty(shape: Shape) -> Board {
-        let engine = if shape == Shape::NINE {
+        Board::empty_with(&Rules::new(shape))
+    }
+
+    /// The board of `rules` with every cell empty: a jigsaw, windoku or any
+    /// other [`Rules`].
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let x = Rules::new(Shape::new(2, 2)).with_diagonals();
+    /// assert_eq!(Board::empty_with(&x).solutions().count(), 48);
+    /// assert_eq!(Board::empty_with(&x).rules(), x);
+    /// ```
+    #[must_use]
+    pub fn empty_with(rules: &Rules) -> Board {
+        let engine = if rules.is_classic() && rules.shape() == Shape::NINE {
             Engines::Nine(Nine::empty())
         } else {
-            Engines::General(Box::new(General::empty(shape)))
+            Engines::General(Box::new(General::empty(rules.geometry().clone())))
         };
         Board { engine }
+    }
+
+    /// The rules of this board.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        match &self.engine {
+            Engines::Nine(_) => Rules::new(Shape::NINE),
+            Engines::General(general) => Rules::from_geometry(general.geometry().clone()),
+        }
+    }
+
+    /// The units and peers of this board's rules.
+    fn geometry(&self) -> &Geometry {
+        match &self.engine {
+            Engines::Nine(_) => Shape::NINE.geometry(),
+            Engines::General(general) => general.geometry(),
+        }
     }
 
     /// The board's shape.
@@ -199,7 +233,7 @@ impl Board {
 
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
     pub(crate) fn put(&mut self, cell: usize, digit: u8) -> Result<(), Conflict> {
-        let g = self.shape().geometry();
+        let g = self.geometry();
         if cell >= g.cells {
             return Err(Conflict::CellOutOfRange { cell, cells: g.cells });
         }
@@ -441,7 +475,7 @@ impl Board {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.shape() == other.shape() && self.text() == other.text()
+        self.text() == other.text() && self.geometry() == other.geometry()
     }
 }
 

@@ -166,7 +166,8 @@ impl fmt::Debug for Shape {
 }
 
 /// Which kind of region a unit is, for error messages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Region {
     /// A row.
     Row,
@@ -176,6 +177,12 @@ pub enum Region {
     Box,
     /// One of the two main diagonals.
     Diagonal,
+    /// A region of a jigsaw board, in place of the boxes.
+    Jigsaw,
+    /// One of windoku's windows.
+    Window,
+    /// A region the rules add ([`Rules::with_region`](crate::Rules::with_region)).
+    Extra,
 }
 
 impl fmt::Display for Region {
@@ -185,11 +192,15 @@ impl fmt::Display for Region {
             Region::Column => "column",
             Region::Box => "box",
             Region::Diagonal => "diagonal",
+            Region::Jigsaw => "region",
+            Region::Window => "window",
+            Region::Extra => "extra region",
         })
     }
 }
 
-/// Units and peers of one shape, computed once.
+/// Units and peers of one board's rules, computed once: shared by every
+/// board with those rules.
 #[derive(Debug)]
 pub(crate) struct Geometry {
     pub(crate) shape: Shape,
@@ -197,9 +208,11 @@ pub(crate) struct Geometry {
     pub(crate) cells: usize,
     /// All digits: bits `0..side`.
     pub(crate) full: u32,
-    /// `side` cells per unit: rows, then columns, boxes and diagonals.
+    /// `side` cells per unit: rows, then columns, boxes (or jigsaw
+    /// regions), and any others.
     unit_cells: Vec<u16>,
-    units: usize,
+    /// The kind of each unit.
+    kinds: Vec<Region>,
     /// Peers of cell `c` are `peers[peer_start[c]..peer_start[c + 1]]`.
     peers: Vec<u16>,
     peer_start: Vec<u32>,
@@ -216,36 +229,65 @@ pub(crate) struct Overlap {
     pub(crate) only_second: Vec<u16>,
 }
 
+/// Two geometries are the same rules when they have the same units.
+impl PartialEq for Geometry {
+    fn eq(&self, other: &Geometry) -> bool {
+        std::ptr::eq(self, other)
+            || (self.shape == other.shape && self.unit_cells == other.unit_cells && self.kinds == other.kinds)
+    }
+}
+
+impl Eq for Geometry {}
+
 impl Geometry {
-    fn new(shape: Shape) -> Geometry {
+    /// The rows, columns and boxes of `shape`, and its diagonals if it has them.
+    pub(crate) fn classic_units(shape: Shape) -> Vec<(Region, Vec<usize>)> {
         let side = shape.side();
-        let cells = side * side;
         let (br, bc) = (shape.box_rows(), shape.box_cols());
-        let mut units: Vec<Vec<usize>> = Vec::new();
-        units.extend((0..side).map(|r| (0..side).map(|c| r * side + c).collect()));
-        units.extend((0..side).map(|c| (0..side).map(|r| r * side + c).collect()));
+        let mut units: Vec<(Region, Vec<usize>)> = Vec::new();
+        units.extend((0..side).map(|r| (Region::Row, (0..side).map(|c| r * side + c).collect())));
+        units.extend((0..side).map(|c| (Region::Column, (0..side).map(|r| r * side + c).collect())));
         // Boxes are numbered row-major: `side / box_cols` boxes across.
         units.extend((0..side).map(|b| {
             let (top, left) = ((b / br) * br, (b % br) * bc);
-            (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()
+            (Region::Box, (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect())
         }));
         if shape.diagonals {
-            units.push((0..side).map(|i| i * side + i).collect());
-            units.push((0..side).map(|i| i * side + side - 1 - i).collect());
+            units.push((Region::Diagonal, (0..side).map(|i| i * side + i).collect()));
+            units.push((Region::Diagonal, (0..side).map(|i| i * side + side - 1 - i).collect()));
         }
+        units
+    }
+
+    fn new(shape: Shape) -> Geometry {
+        Geometry::from_units(shape, &Geometry::classic_units(shape))
+    }
+
+    /// The geometry of `units`, each of `shape.side()` distinct cells of
+    /// the board (checked by the caller).
+    pub(crate) fn from_units(shape: Shape, units: &[(Region, Vec<usize>)]) -> Geometry {
+        let side = shape.side();
+        let cells = side * side;
         let mut peers = Vec::new();
         let mut peer_start = vec![0];
+        let mut mine = Vec::new();
         for cell in 0..cells {
-            let mut mine: Vec<usize> =
-                units.iter().filter(|u| u.contains(&cell)).flatten().copied().filter(|&p| p != cell).collect();
+            mine.clear();
+            mine.extend(
+                units
+                    .iter()
+                    .filter(|(_, u)| u.contains(&cell))
+                    .flat_map(|(_, u)| u.iter().copied())
+                    .filter(|&p| p != cell),
+            );
             mine.sort_unstable();
             mine.dedup();
             peers.extend(mine.iter().map(|&p| to_u16(p)));
-            peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells with 68 peers each"));
+            peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
         }
         let mut overlaps = Vec::new();
-        for (i, a) in units.iter().enumerate() {
-            for b in &units[i + 1..] {
+        for (i, (_, a)) in units.iter().enumerate() {
+            for (_, b) in &units[i + 1..] {
                 let shared: Vec<u16> = a.iter().filter(|c| b.contains(c)).map(|&c| to_u16(c)).collect();
                 if shared.len() >= 2 {
                     let rest = |u: &Vec<usize>, v: &Vec<usize>| {
@@ -261,11 +303,20 @@ impl Geometry {
             cells,
             full: (1 << side) - 1,
             overlaps,
-            units: units.len(),
-            unit_cells: units.iter().flatten().map(|&c| to_u16(c)).collect(),
+            unit_cells: units.iter().flat_map(|(_, u)| u.iter().map(|&c| to_u16(c))).collect(),
+            kinds: units.iter().map(|&(kind, _)| kind).collect(),
             peers,
             peer_start,
         }
+    }
+
+    /// Every unit with its kind.
+    pub(crate) fn unit_list(&self) -> Vec<(Region, Vec<usize>)> {
+        self.kinds
+            .iter()
+            .zip(self.units())
+            .map(|(&kind, unit)| (kind, unit.iter().map(|&c| usize::from(c)).collect()))
+            .collect()
     }
 
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {
@@ -278,12 +329,7 @@ impl Geometry {
 
     /// The region kind of unit `index` (in the order of [`Geometry::units`]).
     pub(crate) fn region(&self, index: usize) -> Region {
-        match index / self.side {
-            0 => Region::Row,
-            1 => Region::Column,
-            2 => Region::Box,
-            _ => Region::Diagonal,
-        }
+        self.kinds[index]
     }
 
     /// The region that two peers share (the first one, in unit order).
@@ -295,7 +341,7 @@ impl Geometry {
     /// The number of units.
     #[cfg_attr(not(test), expect(dead_code, reason = "used by tests"))]
     pub(crate) fn unit_count(&self) -> usize {
-        self.units
+        self.kinds.len()
     }
 }
 

@@ -28,7 +28,7 @@ pub use parse::Parser;
 
 use itertools::Itertools;
 
-use crate::board::{Board, Shape};
+use crate::board::{Board, Rules, Shape};
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
 /// between boxes, `-` and `+` between bands of boxes.
@@ -76,6 +76,31 @@ impl Board {
     /// ```
     pub fn parse_with(text: &str, shape: Shape) -> Result<Board, ParseError> {
         Parser::new().shape(shape).parse(text).map(|(board, _)| board)
+    }
+}
+
+impl Rules {
+    /// Reads a puzzle played by these rules, in any format [`str::parse`]
+    /// accepts, its size fixed by the rules.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] when the text is not a puzzle of this size, or when
+    /// two givens repeat a digit in one of the rules' regions.
+    ///
+    /// ```
+    /// use lazydoku::{ParseError, Region, Rules, Shape};
+    ///
+    /// let windoku = Rules::new(Shape::new(2, 2)).with_windoku();
+    /// let board = windoku.parse("1... .... .... ....")?;
+    /// assert_eq!(board.rules(), windoku);
+    /// // 1 at row 2, column 2 and again at row 3, column 3: both in the window.
+    /// let err = windoku.parse(".... .1.. ..1. ....").unwrap_err();
+    /// assert!(matches!(err, ParseError::Repeated { region: Region::Window, .. }), "{err}");
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    pub fn parse(&self, text: &str) -> Result<Board, ParseError> {
+        Parser::new().parse_with_rules(text, self)
     }
 }
 

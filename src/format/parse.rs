@@ -5,7 +5,7 @@ use std::ops::Range;
 use itertools::Itertools;
 
 use super::{Layout, LayoutKind, ParseError};
-use crate::board::{Board, Conflict, MAX_SIDE, Shape};
+use crate::board::{Board, Conflict, MAX_SIDE, Rules, Shape};
 
 /// Reads puzzles, with options for what the text cannot say by itself.
 ///
@@ -106,6 +106,13 @@ impl Parser {
             hex: self.hex,
         };
         Ok((board, layout))
+    }
+
+    /// Reads one puzzle under `rules` (a jigsaw map, windoku, extra regions),
+    /// without keeping its layout: [`Rules::parse`].
+    pub(crate) fn parse_with_rules(self, text: &str, rules: &Rules) -> Result<Board, ParseError> {
+        let scan = self.shape(rules.shape()).scan(text)?;
+        Self::build_on(&scan, Board::empty_with(rules))
     }
 
     /// Reads one puzzle, without keeping its layout.
@@ -237,7 +244,11 @@ impl Parser {
     }
 
     fn build(scan: &Scan) -> Result<Board, ParseError> {
-        let mut board = Board::empty(scan.shape);
+        Self::build_on(scan, Board::empty(scan.shape))
+    }
+
+    /// Writes the givens of `scan` onto `board`, an empty board of its size.
+    fn build_on(scan: &Scan, mut board: Board) -> Result<Board, ParseError> {
         let side = scan.shape.side();
         for (cell, (value, raw)) in scan.values.iter().zip(&scan.cells).enumerate() {
             let Some(digit) = *value else { continue };

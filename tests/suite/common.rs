@@ -108,6 +108,39 @@ pub fn brute_count(puzzle: &str, br: usize, bc: usize, diagonals: bool, limit: u
     go(&mut grid, side, limit, &ok)
 }
 
+/// Counts solutions up to `limit` under any list of units (each a list of
+/// cells no digit may repeat in), by the same plain backtracking as
+/// [`brute_count`]: the reference for rules given as data.
+pub fn brute_count_units(puzzle: &str, side: usize, units: &[Vec<usize>], limit: usize) -> usize {
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
+    let mine: Vec<Vec<usize>> =
+        (0..grid.len()).map(|cell| (0..units.len()).filter(|&u| units[u].contains(&cell)).collect()).collect();
+    let ok = |grid: &[usize], cell: usize, v: usize| {
+        mine[cell].iter().all(|&u| units[u].iter().all(|&other| other == cell || grid[other] != v))
+    };
+    for cell in 0..grid.len() {
+        let v = grid[cell];
+        if v != 0 && !ok(&grid, cell, v) {
+            return 0;
+        }
+    }
+    go(&mut grid, side, limit, &ok)
+}
+
+/// Whether `solution` is complete, keeps the givens of `puzzle` and
+/// repeats no digit in any of `units`.
+pub fn solves_units(puzzle: &str, solution: &str, units: &[Vec<usize>]) -> bool {
+    let (p, s) = (puzzle.as_bytes(), solution.as_bytes());
+    p.len() == s.len()
+        && s.iter().all(|&b| value(b).is_some())
+        && p.iter().zip(s).all(|(&g, &v)| value(g).is_none() || g == v)
+        && units.iter().all(|unit| {
+            let mut seen: Vec<u8> = unit.iter().map(|&c| s[c]).collect();
+            seen.sort_unstable();
+            seen.windows(2).all(|w| w[0] != w[1])
+        })
+}
+
 /// A valid full grid of boxes `br` x `bc` made from `seed`: a pattern grid,
 /// then digits relabelled and rows, columns, bands and stacks shuffled. All
 /// of those keep a grid valid (not so with diagonals; do not use it there).

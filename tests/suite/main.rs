@@ -16,6 +16,7 @@ mod filter;
 mod formats;
 mod fuzz;
 mod properties;
+mod rules;
 mod search;
 mod search_contract;
 mod sizes;

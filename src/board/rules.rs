@@ -1,0 +1,341 @@
+//! [`Rules`]: the regions in which a board's digits may not repeat.
+
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use super::shape::Geometry;
+use super::{Region, Shape};
+
+/// A geometry shared by every board with the same rules: a classic shape's,
+/// built once for the whole program, or one that a user's rules made.
+#[derive(Clone, Debug)]
+pub(crate) enum SharedGeometry {
+    Classic(&'static Geometry),
+    Custom(Arc<Geometry>),
+}
+
+impl Deref for SharedGeometry {
+    type Target = Geometry;
+
+    #[inline]
+    fn deref(&self) -> &Geometry {
+        match self {
+            SharedGeometry::Classic(geometry) => geometry,
+            SharedGeometry::Custom(geometry) => geometry,
+        }
+    }
+}
+
+/// The rules of a board: its size and the regions (units) in which no digit
+/// may repeat. Every board has rows and columns; then boxes, or the regions
+/// of a jigsaw map; and any extra regions: the two diagonals (X-sudoku),
+/// windoku's windows, or any list of cells.
+///
+/// Rules are data: build them once and make any number of boards with
+/// [`Board::empty_with`](crate::Board::empty_with) or
+/// [`Rules::parse`]. Boards share their rules rather than copy them, and
+/// every search of the library (children, solutions, counts, the parallel
+/// search) keeps every region.
+///
+/// # Example
+///
+/// ```
+/// use lazydoku::{Board, Rules};
+///
+/// // A 4x4 jigsaw: four irregular regions instead of boxes.
+/// let rules = Rules::jigsaw("
+///     A A A B
+///     A C B B
+///     C C B D
+///     C D D D")?;
+/// let board = Board::empty_with(&rules);
+/// let solutions: Vec<Board> = board.solutions().collect();
+/// assert_eq!(solutions.len(), 24);
+/// // Each region holds 1 to 4 once.
+/// let grid = solutions[0].as_str().as_bytes();
+/// let mut region_a: Vec<u8> = [0, 1, 2, 4].iter().map(|&c| grid[c]).collect();
+/// region_a.sort_unstable();
+/// assert_eq!(region_a, b"1234");
+/// # Ok::<(), lazydoku::RulesError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Rules {
+    geometry: SharedGeometry,
+}
+
+impl fmt::Debug for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let count = |kind: Region| self.geometry.unit_list().iter().filter(|(k, _)| *k == kind).count();
+        f.debug_struct("Rules")
+            .field("shape", &self.geometry.shape)
+            .field("jigsaw", &(count(Region::Jigsaw) > 0))
+            .field("windows", &count(Region::Window))
+            .field("extra", &count(Region::Extra))
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for SharedGeometry {
+    fn eq(&self, other: &SharedGeometry) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SharedGeometry {}
+
+impl Rules {
+    /// The classic rules of `shape`: rows, columns and boxes, and the two
+    /// diagonals if the shape has them ([`Shape::with_diagonals`]).
+    #[must_use]
+    pub fn new(shape: Shape) -> Rules {
+        Rules { geometry: SharedGeometry::Classic(shape.geometry()) }
+    }
+
+    /// A jigsaw board: rows, columns, and irregular regions in place of
+    /// boxes, given as one label per cell, row by row. Any character that
+    /// is not whitespace is a label, so a map can be written as a grid.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::LabelCount`] when the number of labels is not the cell
+    /// count of a supported board; [`RulesError::RegionSize`] when a label
+    /// does not name exactly as many cells as the board's side.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, RulesError};
+    ///
+    /// assert!(Rules::jigsaw("AABB AABB CCDD CCDD").is_ok());
+    /// assert_eq!(
+    ///     Rules::jigsaw("AAAB AABB CCDD CCDD"),
+    ///     Err(RulesError::RegionSize { label: 'A', found: 5, expected: 4 })
+    /// );
+    /// assert_eq!(Rules::jigsaw("AB"), Err(RulesError::LabelCount { found: 2 }));
+    /// ```
+    pub fn jigsaw(labels: &str) -> Result<Rules, RulesError> {
+        let labels: Vec<char> = labels.chars().filter(|c| !c.is_whitespace()).collect();
+        let side = labels.len().isqrt();
+        let shape = Shape::from_side(side)
+            .filter(|_| side * side == labels.len())
+            .ok_or(RulesError::LabelCount { found: labels.len() })?;
+        let mut names: Vec<char> = Vec::new();
+        let mut regions: Vec<Vec<usize>> = Vec::new();
+        for (cell, &label) in labels.iter().enumerate() {
+            if let Some(i) = names.iter().position(|&n| n == label) {
+                regions[i].push(cell);
+            } else {
+                names.push(label);
+                regions.push(vec![cell]);
+            }
+        }
+        if let Some((&label, region)) = names.iter().zip(&regions).find(|(_, r)| r.len() != side) {
+            return Err(RulesError::RegionSize { label, found: region.len(), expected: side });
+        }
+        let (mut units, boxes): (Vec<_>, Vec<_>) =
+            Geometry::classic_units(shape).into_iter().partition(|(kind, _)| *kind != Region::Box);
+        // A map of the boxes themselves is the classic board.
+        let mut sorted = regions.clone();
+        sorted.sort_unstable();
+        let mut box_cells: Vec<Vec<usize>> = boxes.into_iter().map(|(_, cells)| cells).collect();
+        for cells in &mut box_cells {
+            cells.sort_unstable();
+        }
+        box_cells.sort_unstable();
+        if sorted == box_cells {
+            return Ok(Rules::new(shape));
+        }
+        units.extend(regions.into_iter().map(|cells| (Region::Jigsaw, cells)));
+        Ok(Rules::from_units(shape, &units))
+    }
+
+    /// These rules with both main diagonals as regions as well (X-sudoku).
+    #[must_use]
+    pub fn with_diagonals(self) -> Rules {
+        let side = self.geometry.side;
+        let units = self.geometry.unit_list();
+        if units.iter().any(|(kind, _)| *kind == Region::Diagonal) {
+            return self;
+        }
+        let mut units = units;
+        units.push((Region::Diagonal, (0..side).map(|i| i * side + i).collect()));
+        units.push((Region::Diagonal, (0..side).map(|i| i * side + side - 1 - i).collect()));
+        Rules::from_units(self.geometry.shape.with_diagonals(), &units)
+    }
+
+    /// These rules with windoku's windows as regions as well: boxes of the
+    /// board's box shape, one cell in from the edges and one cell apart
+    /// (on 9x9, the four 3x3 windows at rows and columns 2-4 and 6-8).
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let windoku = Rules::new(Shape::NINE).with_windoku();
+    /// assert_eq!(windoku.regions().count(), 27 + 4);
+    /// let solution = Board::empty_with(&windoku).solve().expect("a solution");
+    /// let text = solution.as_str().as_bytes();
+    /// // The window at rows and columns 2-4 (from 1) holds every digit.
+    /// let mut window: Vec<u8> = (1..4).flat_map(|r| (1..4).map(move |c| text[r * 9 + c])).collect();
+    /// window.sort_unstable();
+    /// assert_eq!(window, b"123456789");
+    /// ```
+    #[must_use]
+    pub fn with_windoku(self) -> Rules {
+        let shape = self.geometry.shape;
+        let (side, br, bc) = (shape.side(), shape.box_rows(), shape.box_cols());
+        let mut windows = Vec::new();
+        let mut top = 1;
+        while top + br < side {
+            let mut left = 1;
+            while left + bc < side {
+                windows.push((Region::Window, (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()));
+                left += bc + 1;
+            }
+            top += br + 1;
+        }
+        self.with_units(windows)
+    }
+
+    /// These rules with `cells` as one more region: as many distinct cells
+    /// as the board's side, numbered row by row from 0.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedCell`], or
+    /// [`RulesError::ExtraRegionSize`] when the region has the wrong number
+    /// of cells.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, RulesError, Shape};
+    ///
+    /// // The four corners of a 4x4 board hold 1 to 4.
+    /// let corners = Rules::new(Shape::new(2, 2)).with_region(&[0, 3, 12, 15])?;
+    /// assert_eq!(corners.regions().count(), 13);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_region(&[0, 1, 16, 2]),
+    ///     Err(RulesError::CellOutOfRange { cell: 16, cells: 16 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_region(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let (side, count) = (self.geometry.side, self.geometry.cells);
+        if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+            return Err(RulesError::CellOutOfRange { cell, cells: count });
+        }
+        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+            return Err(RulesError::RepeatedCell { cell });
+        }
+        if cells.len() != side {
+            return Err(RulesError::ExtraRegionSize { found: cells.len(), expected: side });
+        }
+        Ok(self.with_units([(Region::Extra, cells.to_vec())]))
+    }
+
+    /// The board's shape: its side, and its boxes when it has boxes.
+    #[must_use]
+    pub fn shape(&self) -> Shape {
+        self.geometry.shape
+    }
+
+    /// Every region, with its kind: rows, then columns, then boxes (or
+    /// jigsaw regions), then the rest in the order they were added.
+    pub fn regions(&self) -> impl Iterator<Item = (Region, Vec<usize>)> + '_ {
+        self.geometry.unit_list().into_iter()
+    }
+
+    /// Whether these are the plain rules of their shape: rows, columns,
+    /// boxes, and diagonals only if the shape has them.
+    #[must_use]
+    pub fn is_classic(&self) -> bool {
+        *self.geometry == *self.geometry.shape.geometry()
+    }
+
+    pub(crate) fn geometry(&self) -> &SharedGeometry {
+        &self.geometry
+    }
+
+    pub(crate) fn from_geometry(geometry: SharedGeometry) -> Rules {
+        Rules { geometry }
+    }
+
+    fn from_units(shape: Shape, units: &[(Region, Vec<usize>)]) -> Rules {
+        let geometry = Geometry::from_units(shape, units);
+        // The same units as a classic shape's: share that one.
+        if geometry == *shape.geometry() {
+            return Rules::new(shape);
+        }
+        Rules { geometry: SharedGeometry::Custom(Arc::new(geometry)) }
+    }
+
+    fn with_units(self, more: impl IntoIterator<Item = (Region, Vec<usize>)>) -> Rules {
+        let mut units = self.geometry.unit_list();
+        let before = units.len();
+        units.extend(more);
+        if units.len() == before {
+            return self;
+        }
+        Rules::from_units(self.geometry.shape, &units)
+    }
+}
+
+/// What is wrong with rules given as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A jigsaw map whose number of labels is not the cell count of a
+    /// supported board (16, 36, 64, 81, ... up to 625).
+    LabelCount {
+        /// Labels found.
+        found: usize,
+    },
+    /// A jigsaw region with the wrong number of cells.
+    RegionSize {
+        /// The region's label.
+        label: char,
+        /// Cells with that label.
+        found: usize,
+        /// The board's side, which every region must have.
+        expected: usize,
+    },
+    /// An extra region with the wrong number of cells.
+    ExtraRegionSize {
+        /// Cells given.
+        found: usize,
+        /// The board's side, which every region must have.
+        expected: usize,
+    },
+    /// A cell past the last one.
+    CellOutOfRange {
+        /// The cell given.
+        cell: usize,
+        /// How many cells the board has.
+        cells: usize,
+    },
+    /// A cell given twice in one region.
+    RepeatedCell {
+        /// The cell.
+        cell: usize,
+    },
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            RulesError::LabelCount { found } => write!(
+                f,
+                "a jigsaw map has {found} labels; it needs one per cell of a supported board (16, 36, 64, 81, ... 625)"
+            ),
+            RulesError::RegionSize { label, found, expected } => {
+                write!(f, "jigsaw region '{label}' has {found} cells; every region needs {expected}")
+            }
+            RulesError::ExtraRegionSize { found, expected } => {
+                write!(f, "an extra region has {found} cells; every region needs {expected}")
+            }
+            RulesError::CellOutOfRange { cell, cells } => {
+                write!(f, "cell {cell} is off the board; use an index below {cells}")
+            }
+            RulesError::RepeatedCell { cell } => write!(f, "cell {cell} is given twice in one region"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}

@@ -1,0 +1,190 @@
+//! Rules as data (jigsaw regions, windoku's windows, extra regions) against
+//! a brute-force reference that knows nothing but the list of units.
+
+use lazydoku::{Board, ParseError, Region, Rules, RulesError, Shape};
+use proptest::prelude::*;
+
+use crate::common;
+
+/// A small xorshift generator: the tests' only randomness besides proptest's seeds.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        usize::try_from(self.0 % n as u64).unwrap()
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+fn rows_and_columns(side: usize) -> Vec<Vec<usize>> {
+    let rows = (0..side).map(|r| (0..side).map(|c| r * side + c).collect());
+    let columns = (0..side).map(|c| (0..side).map(|r| r * side + c).collect());
+    rows.chain(columns).collect()
+}
+
+fn boxes(br: usize, bc: usize) -> Vec<Vec<usize>> {
+    let side = br * bc;
+    (0..side)
+        .map(|b| {
+            let (top, left) = ((b / br) * br, (b % br) * bc);
+            (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()
+        })
+        .collect()
+}
+
+/// Regions that each hold every digit of `grid` once: for each digit, its
+/// cells dealt at random to the regions. So `grid` solves the jigsaw.
+fn regions_solved_by(grid: &str, side: usize, random: &mut Random) -> Vec<Vec<usize>> {
+    let mut regions = vec![Vec::new(); side];
+    for digit in grid.bytes().collect::<std::collections::BTreeSet<u8>>() {
+        let mut cells: Vec<usize> = grid.bytes().enumerate().filter(|&(_, b)| b == digit).map(|(c, _)| c).collect();
+        random.shuffle(&mut cells);
+        for (region, cell) in regions.iter_mut().zip(cells) {
+            region.push(cell);
+        }
+    }
+    regions
+}
+
+/// The givens of `grid` where `keep` says so.
+fn puzzle_from(grid: &str, keep: &[bool]) -> String {
+    grid.chars().zip(keep.iter().cycle()).map(|(c, &k)| if k { c } else { '.' }).collect()
+}
+
+/// The library's count against the reference's, and every solution checked.
+fn agrees(rules: &Rules, puzzle: &str, side: usize, units: &[Vec<usize>]) -> Result<(), TestCaseError> {
+    let expected = common::brute_count_units(puzzle, side, units, 20);
+    let board = match rules.parse(puzzle) {
+        Ok(board) => board,
+        // Givens that clash are refused, and have no solution.
+        Err(e @ ParseError::Repeated { .. }) => {
+            prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+            return Ok(());
+        }
+        Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+    };
+    prop_assert_eq!(board.count_solutions(20), expected, "{}", puzzle);
+    prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
+    let solutions: Vec<Board> = board.solutions().take(20).collect();
+    prop_assert_eq!(solutions.len(), expected);
+    for solution in &solutions {
+        prop_assert!(common::solves_units(puzzle, solution.as_str(), units), "{} gave {}", puzzle, solution);
+        prop_assert_eq!(solution.rules(), rules.clone());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn jigsaw_boards_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.45), 36),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let mut random = Random(seed);
+        let grid = common::shuffled_grid(br, bc, seed);
+        let regions = regions_solved_by(&grid, side, &mut random);
+        let mut labels = vec!['?'; side * side];
+        for (i, region) in regions.iter().enumerate() {
+            for &cell in region {
+                labels[cell] = char::from(b'a' + u8::try_from(i).unwrap());
+            }
+        }
+        let rules = Rules::jigsaw(&labels.iter().collect::<String>()).unwrap();
+        let mut units = rows_and_columns(side);
+        units.extend(regions);
+        agrees(&rules, &puzzle_from(&grid, &keep), side, &units)?;
+    }
+
+    #[test]
+    fn windoku_and_extra_regions_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.5), 36),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let mut random = Random(seed);
+        let grid = common::shuffled_grid(br, bc, seed);
+        // An extra region the grid satisfies: one cell of each digit.
+        let extra = regions_solved_by(&grid, side, &mut random).swap_remove(0);
+        let rules = Rules::new(Shape::new(br, bc)).with_region(&extra).unwrap();
+        let mut units = rows_and_columns(side);
+        units.extend(boxes(br, bc));
+        units.push(extra);
+        agrees(&rules, &puzzle_from(&grid, &keep), side, &units)?;
+
+        // Windoku: the grid need not satisfy the windows, so the puzzle's
+        // count may be anything, 0 included.
+        let windoku = Rules::new(Shape::new(br, bc)).with_windoku();
+        let mut units = rows_and_columns(side);
+        units.extend(boxes(br, bc));
+        // The window one cell in from the top left, the box's shape.
+        units.push((0..side).map(|i| (1 + i / bc) * side + 1 + i % bc).collect());
+        prop_assert_eq!(windoku.regions().count(), units.len());
+        let sparse: Vec<bool> = keep.iter().map(|&k| k && random.below(3) == 0).collect();
+        agrees(&windoku, &puzzle_from(&grid, &sparse), side, &units)?;
+    }
+}
+
+#[test]
+fn classic_rules_are_the_shape_s_and_share_its_engine() {
+    assert!(Rules::new(Shape::NINE).is_classic());
+    assert_eq!(Board::empty_with(&Rules::new(Shape::NINE)), Board::empty(Shape::NINE));
+    // Diagonals added twice are added once; X rules equal the X shape's.
+    let x = Rules::new(Shape::NINE).with_diagonals().with_diagonals();
+    assert_eq!(x, Rules::new(Shape::NINE.with_diagonals()));
+    assert!(x.is_classic());
+    // A jigsaw map of the boxes is the classic board.
+    let boxes_map: String = (0..81).map(|c| char::from(b'a' + u8::try_from(c / 27 * 3 + c % 9 / 3).unwrap())).collect();
+    assert_eq!(Rules::jigsaw(&boxes_map).unwrap(), Rules::new(Shape::NINE));
+    // Boards of different rules with the same text differ.
+    let windoku = Rules::new(Shape::NINE).with_windoku();
+    assert_ne!(Board::empty_with(&windoku), Board::empty(Shape::NINE));
+    assert_eq!(Board::empty_with(&windoku).rules(), windoku);
+}
+
+#[test]
+fn windoku_on_9x9_has_the_four_windows() {
+    let windoku = Rules::new(Shape::NINE).with_windoku();
+    let windows: Vec<Vec<usize>> =
+        windoku.regions().filter(|(kind, _)| *kind == Region::Window).map(|(_, cells)| cells).collect();
+    let window = |top: usize, left: usize| -> Vec<usize> { (0..9).map(|i| (top + i / 3) * 9 + left + i % 3).collect() };
+    assert_eq!(windows, [window(1, 1), window(1, 5), window(5, 1), window(5, 5)]);
+    // A published-style check: a solution of the empty windoku board keeps every region.
+    let solution = Board::empty_with(&windoku).solve().expect("windoku boards have solutions");
+    let units: Vec<Vec<usize>> = windoku.regions().map(|(_, cells)| cells).collect();
+    assert!(common::solves_units(&".".repeat(81), solution.as_str(), &units));
+}
+
+#[test]
+fn invalid_rules_say_what_is_wrong() {
+    assert_eq!(Rules::jigsaw(""), Err(RulesError::LabelCount { found: 0 }));
+    assert_eq!(Rules::jigsaw(&"a".repeat(25)), Err(RulesError::LabelCount { found: 25 }));
+    let err = Rules::jigsaw("aabb aabb ccdd ccdc").unwrap_err();
+    assert_eq!(err, RulesError::RegionSize { label: 'c', found: 5, expected: 4 });
+    assert_eq!(err.to_string(), "jigsaw region 'c' has 5 cells; every region needs 4");
+    let four = Rules::new(Shape::new(2, 2));
+    assert_eq!(four.clone().with_region(&[0, 1, 2]), Err(RulesError::ExtraRegionSize { found: 3, expected: 4 }));
+    assert_eq!(four.clone().with_region(&[0, 1, 1, 2]), Err(RulesError::RepeatedCell { cell: 1 }));
+    assert_eq!(four.with_region(&[0, 1, 2, 99]), Err(RulesError::CellOutOfRange { cell: 99, cells: 16 }));
+    // Givens that break a jigsaw region: the error names the region and where.
+    let jigsaw = Rules::jigsaw("aaab acbb ccbd cddd").unwrap();
+    let err = jigsaw.parse("..1. 1... .... ....").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 6: 1 at row 2, column 1 repeats the 1 at row 1, column 3 in the same region"
+    );
+}
