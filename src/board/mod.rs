@@ -23,6 +23,7 @@ pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub use conflict::Conflict;
 pub use rules::{Rules, RulesError};
+use rules::SharedGeometry;
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
 
@@ -104,7 +105,13 @@ impl Board {
     /// ```
     #[must_use]
     pub fn empty(shape: Shape) -> Board {
-        Board::empty_with(&Rules::new(shape))
+        // Directly, not through `Rules`: every puzzle read starts here.
+        let engine = if shape == Shape::NINE {
+            Engines::Nine(Nine::empty())
+        } else {
+            Engines::General(Box::new(General::empty(SharedGeometry::Classic(shape.geometry()))))
+        };
+        Board { engine }
     }
 
     /// The board of `rules` with every cell empty: a jigsaw, windoku or any
@@ -119,12 +126,10 @@ impl Board {
     /// ```
     #[must_use]
     pub fn empty_with(rules: &Rules) -> Board {
-        let engine = if rules.is_classic() && rules.shape() == Shape::NINE {
-            Engines::Nine(Nine::empty())
-        } else {
-            Engines::General(Box::new(General::empty(rules.geometry().clone())))
-        };
-        Board { engine }
+        match rules.geometry() {
+            SharedGeometry::Classic(geometry) => Board::empty(geometry.shape),
+            custom => Board { engine: Engines::General(Box::new(General::empty(custom.clone()))) },
+        }
     }
 
     /// The rules of this board.
