@@ -22,8 +22,8 @@ use crate::search::{Budget, Exhausted, Meter};
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub use conflict::Conflict;
-pub use rules::{Rules, RulesError};
 use rules::SharedGeometry;
+pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
 
@@ -128,7 +128,9 @@ impl Board {
     pub fn empty_with(rules: &Rules) -> Board {
         match rules.geometry() {
             SharedGeometry::Classic(geometry) => Board::empty(geometry.shape),
-            custom => Board { engine: Engines::General(Box::new(General::empty(custom.clone()))) },
+            custom @ SharedGeometry::Custom(_) => {
+                Board { engine: Engines::General(Box::new(General::empty(custom.clone()))) }
+            }
         }
     }
 
