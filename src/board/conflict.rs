@@ -52,6 +52,17 @@ pub enum Conflict {
         /// The column of the cell that already holds the digit.
         peer_col: usize,
     },
+    /// The digit fills a killer cage whose digits do not add up to its sum.
+    CageSum {
+        /// The cage's sum.
+        sum: usize,
+        /// What its digits add up to.
+        found: usize,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
 }
 
 impl fmt::Display for Conflict {
@@ -73,6 +84,12 @@ impl fmt::Display for Conflict {
                 col + 1,
                 peer_row + 1,
                 peer_col + 1
+            ),
+            Conflict::CageSum { sum, found, row, col } => write!(
+                f,
+                "row {}, column {} completes a cage that adds up to {found}, not its sum of {sum}",
+                row + 1,
+                col + 1
             ),
         }
     }

@@ -109,7 +109,8 @@ impl General {
                 }
             }
             if self.empty == 0 {
-                return Ok(());
+                // Singles may fill a cage's last cells in one round: check its sum.
+                return self.cage_sums(g, singles).map(|_| ());
             }
             let mut found = false;
             for unit in g.units() {
@@ -148,10 +149,58 @@ impl General {
             // the leaves (fewer empty cells than two rows hold) singles finish
             // the board alone, and enumeration spends most nodes there.
             let worth_it = usize::from(self.empty) > 2 * g.side;
-            if !found && singles.is_empty() && !(worth_it && self.locked_candidates(g, singles)?) {
+            if found || !singles.is_empty() || self.cage_sums(g, singles)? {
+                continue;
+            }
+            if !(worth_it && self.locked_candidates(g, singles)?) {
                 return Ok(());
             }
         }
+    }
+
+    /// Killer cages: a cell keeps only the digits of some set of distinct
+    /// digits that adds up to its cage's sum, holds the digits already
+    /// placed in the cage, and leaves each empty cell of the cage a
+    /// candidate. Returns whether anything was eliminated.
+    fn cage_sums(&mut self, g: &Geometry, singles: &mut Singles) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for cage in &g.cages {
+            let mut placed = 0u32;
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                if self.text[cell] != EMPTY {
+                    placed |= self.cands[cell];
+                }
+            }
+            let fits = |set: u32| {
+                set & placed == placed
+                    && cage
+                        .cells
+                        .iter()
+                        .map(|&c| usize::from(c))
+                        .all(|c| self.text[c] != EMPTY || self.cands[c] & set & !placed != 0)
+            };
+            let (mut allowed, mut any) = (0, false);
+            for &set in cage.combinations.iter().filter(|&&set| fits(set)) {
+                allowed |= set;
+                any = true;
+            }
+            // No set fits: the cage cannot be completed, or it is full and
+            // its digits do not add up.
+            if !any {
+                return Err(Contradiction);
+            }
+            let allowed = allowed & !placed;
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                let gone = self.cands[cell] & !allowed;
+                if self.text[cell] == EMPTY && gone != 0 {
+                    self.eliminate(cell, gone, singles)?;
+                    changed = true;
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// Locked candidates (pointing and claiming): when a digit's places in

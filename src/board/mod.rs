@@ -240,7 +240,9 @@ impl Board {
 
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
     pub(crate) fn put(&mut self, cell: usize, digit: u8) -> Result<(), Conflict> {
-        let g = self.geometry();
+        // A handle of its own on the rules, to read them while the cells change.
+        let rules = self.rules();
+        let g: &Geometry = rules.geometry();
         if cell >= g.cells {
             return Err(Conflict::CellOutOfRange { cell, cells: g.cells });
         }
@@ -264,6 +266,16 @@ impl Board {
             });
         }
         self.put_given(cell, bit);
+        // A cage this digit fills must add up.
+        if let Some(cage) = g.cages.iter().find(|cage| cage.cells.contains(&u16::try_from(cell).unwrap_or(u16::MAX))) {
+            let digits: Option<Vec<u8>> = cage.cells.iter().map(|&c| self.get(usize::from(c))).collect();
+            if let Some(digits) = digits {
+                let found = digits.iter().map(|&d| usize::from(d)).sum();
+                if found != cage.sum {
+                    return Err(Conflict::CageSum { sum: cage.sum, found, row, col });
+                }
+            }
+        }
         Ok(())
     }
 

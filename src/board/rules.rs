@@ -4,7 +4,7 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use super::shape::Geometry;
+use super::shape::{Cage, Geometry};
 use super::{Region, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
@@ -72,6 +72,7 @@ impl fmt::Debug for Rules {
             .field("jigsaw", &(count(Region::Jigsaw) > 0))
             .field("windows", &count(Region::Window))
             .field("extra", &count(Region::Extra))
+            .field("cages", &self.geometry.cages.len())
             .finish_non_exhaustive()
     }
 }
@@ -145,7 +146,7 @@ impl Rules {
             return Ok(Rules::new(shape));
         }
         units.extend(regions.into_iter().map(|cells| (Region::Jigsaw, cells)));
-        Ok(Rules::from_units(shape, &units))
+        Ok(Rules::from_parts(shape, &units, Vec::new()))
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -159,7 +160,7 @@ impl Rules {
         let mut units = units;
         units.push((Region::Diagonal, (0..side).map(|i| i * side + i).collect()));
         units.push((Region::Diagonal, (0..side).map(|i| i * side + side - 1 - i).collect()));
-        Rules::from_units(self.geometry.shape.with_diagonals(), &units)
+        Rules::from_parts(self.geometry.shape.with_diagonals(), &units, self.geometry.cage_list())
     }
 
     /// These rules with windoku's windows as regions as well: boxes of the
@@ -230,6 +231,60 @@ impl Rules {
         Ok(self.with_units([(Region::Extra, cells.to_vec())]))
     }
 
+    /// These rules with a killer cage: the digits in `cells` are distinct
+    /// and add up to `sum`. Cages may not share a cell.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedCell`],
+    /// [`RulesError::CageOverlap`] when a cell is in another cage,
+    /// [`RulesError::CageSize`] for an empty cage or one larger than the
+    /// board's side, and [`RulesError::ImpossibleSum`] when no set of
+    /// distinct digits of that size adds up to `sum`.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // A 4x4 board whose top left box must hold 1 and 2 in its top row.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1])?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let top = &solution.as_str()[..2];
+    ///     assert!(top == "12" || top == "21");
+    /// }
+    /// assert_eq!(Board::empty_with(&rules).count_solutions(usize::MAX), 288 / 6);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_cage(9, &[0, 1]),
+    ///     Err(RulesError::ImpossibleSum { sum: 9, cells: 2 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_cage(self, sum: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        let (side, count) = (self.geometry.side, self.geometry.cells);
+        if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+            return Err(RulesError::CellOutOfRange { cell, cells: count });
+        }
+        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+            return Err(RulesError::RepeatedCell { cell });
+        }
+        let mut cages = self.geometry.cage_list();
+        if let Some(&cell) = cells.iter().find(|c| cages.iter().any(|(_, other)| other.contains(c))) {
+            return Err(RulesError::CageOverlap { cell });
+        }
+        if cells.is_empty() || cells.len() > side {
+            return Err(RulesError::CageSize { found: cells.len(), side });
+        }
+        if Cage::new(cells, sum, side).combinations.is_empty() {
+            return Err(RulesError::ImpossibleSum { sum, cells: cells.len() });
+        }
+        cages.push((sum, cells.to_vec()));
+        Ok(Rules::from_parts(self.geometry.shape, &self.geometry.unit_list(), cages))
+    }
+
+    /// Every killer cage: its sum and its cells, in the order added.
+    pub fn cages(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
+        self.geometry.cage_list().into_iter()
+    }
+
     /// The board's shape: its side, and its boxes when it has boxes.
     #[must_use]
     pub fn shape(&self) -> Shape {
@@ -257,8 +312,10 @@ impl Rules {
         Rules { geometry }
     }
 
-    fn from_units(shape: Shape, units: &[(Region, Vec<usize>)]) -> Rules {
-        let geometry = Geometry::from_units(shape, units);
+    fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<(usize, Vec<usize>)>) -> Rules {
+        let side = shape.side();
+        let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
+        let geometry = Geometry::from_parts(shape, units, cages);
         // The same units as a classic shape's: share that one.
         if geometry == *shape.geometry() {
             return Rules::new(shape);
@@ -273,7 +330,7 @@ impl Rules {
         if units.len() == before {
             return self;
         }
-        Rules::from_units(self.geometry.shape, &units)
+        Rules::from_parts(self.geometry.shape, &units, self.geometry.cage_list())
     }
 }
 
@@ -315,6 +372,25 @@ pub enum RulesError {
         /// The cell.
         cell: usize,
     },
+    /// A cell of a new cage is already in another cage.
+    CageOverlap {
+        /// The cell.
+        cell: usize,
+    },
+    /// A cage with no cell, or with more cells than there are digits.
+    CageSize {
+        /// Cells given.
+        found: usize,
+        /// The board's side: the most cells a cage may have.
+        side: usize,
+    },
+    /// No set of distinct digits of the cage's size adds up to its sum.
+    ImpossibleSum {
+        /// The sum asked for.
+        sum: usize,
+        /// The cage's cells.
+        cells: usize,
+    },
 }
 
 impl fmt::Display for RulesError {
@@ -334,6 +410,13 @@ impl fmt::Display for RulesError {
                 write!(f, "cell {cell} is off the board; use an index below {cells}")
             }
             RulesError::RepeatedCell { cell } => write!(f, "cell {cell} is given twice in one region"),
+            RulesError::CageOverlap { cell } => write!(f, "cell {cell} is already in another cage"),
+            RulesError::CageSize { found, side } => {
+                write!(f, "a cage has {found} cells; it needs 1 to {side}")
+            }
+            RulesError::ImpossibleSum { sum, cells } => {
+                write!(f, "no {cells} distinct digits add up to {sum}")
+            }
         }
     }
 }

@@ -183,6 +183,8 @@ pub enum Region {
     Window,
     /// A region the rules add ([`Rules::with_region`](crate::Rules::with_region)).
     Extra,
+    /// A killer cage ([`Rules::with_cage`](crate::Rules::with_cage)).
+    Cage,
 }
 
 impl fmt::Display for Region {
@@ -195,6 +197,7 @@ impl fmt::Display for Region {
             Region::Jigsaw => "region",
             Region::Window => "window",
             Region::Extra => "extra region",
+            Region::Cage => "cage",
         })
     }
 }
@@ -219,6 +222,42 @@ pub(crate) struct Geometry {
     /// Every pair of regions that share two cells or more, for locked
     /// candidates: the shared cells and the rest of each region.
     pub(crate) overlaps: Vec<Overlap>,
+    /// Killer cages: distinct digits (their cells are peers) with a sum.
+    pub(crate) cages: Vec<Cage>,
+}
+
+/// A killer cage: its cells hold distinct digits that add up to `sum`.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Cage {
+    pub(crate) cells: Vec<u16>,
+    pub(crate) sum: usize,
+    /// Every set of distinct digits (bit `d - 1` for digit `d`) of the
+    /// cage's size that adds up to its sum.
+    pub(crate) combinations: Vec<u32>,
+}
+
+impl Cage {
+    pub(crate) fn new(cells: &[usize], sum: usize, side: usize) -> Cage {
+        // Digits from `next` up, `left` more of them, adding up to `rest`.
+        fn choose(next: usize, left: usize, rest: usize, side: usize, mask: u32, out: &mut Vec<u32>) {
+            if left == 0 {
+                if rest == 0 {
+                    out.push(mask);
+                }
+                return;
+            }
+            for digit in next..=side {
+                // The smallest `left` digits from here already pass the sum.
+                if digit * left + left * (left - 1) / 2 > rest {
+                    break;
+                }
+                choose(digit + 1, left - 1, rest - digit, side, mask | 1 << (digit - 1), out);
+            }
+        }
+        let mut combinations = Vec::new();
+        choose(1, cells.len(), sum, side, 0, &mut combinations);
+        Cage { cells: cells.iter().map(|&c| to_u16(c)).collect(), sum, combinations }
+    }
 }
 
 /// Two regions that share two cells or more.
@@ -233,7 +272,10 @@ pub(crate) struct Overlap {
 impl PartialEq for Geometry {
     fn eq(&self, other: &Geometry) -> bool {
         std::ptr::eq(self, other)
-            || (self.shape == other.shape && self.unit_cells == other.unit_cells && self.kinds == other.kinds)
+            || (self.shape == other.shape
+                && self.unit_cells == other.unit_cells
+                && self.kinds == other.kinds
+                && self.cages == other.cages)
     }
 }
 
@@ -260,12 +302,13 @@ impl Geometry {
     }
 
     fn new(shape: Shape) -> Geometry {
-        Geometry::from_units(shape, &Geometry::classic_units(shape))
+        Geometry::from_parts(shape, &Geometry::classic_units(shape), Vec::new())
     }
 
     /// The geometry of `units`, each of `shape.side()` distinct cells of
-    /// the board (checked by the caller).
-    pub(crate) fn from_units(shape: Shape, units: &[(Region, Vec<usize>)]) -> Geometry {
+    /// the board, and of `cages`, which share no cell (both checked by the
+    /// caller).
+    pub(crate) fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Geometry {
         let side = shape.side();
         let cells = side * side;
         let mut peers = Vec::new();
@@ -280,6 +323,9 @@ impl Geometry {
                     .flat_map(|(_, u)| u.iter().copied())
                     .filter(|&p| p != cell),
             );
+            let cage_mates =
+                cages.iter().filter(|cage| cage.cells.contains(&to_u16(cell))).flat_map(|cage| &cage.cells);
+            mine.extend(cage_mates.map(|&p| usize::from(p)).filter(|&p| p != cell));
             mine.sort_unstable();
             mine.dedup();
             peers.extend(mine.iter().map(|&p| to_u16(p)));
@@ -307,7 +353,13 @@ impl Geometry {
             kinds: units.iter().map(|&(kind, _)| kind).collect(),
             peers,
             peer_start,
+            cages,
         }
+    }
+
+    /// Every cage: its sum and its cells.
+    pub(crate) fn cage_list(&self) -> Vec<(usize, Vec<usize>)> {
+        self.cages.iter().map(|cage| (cage.sum, cage.cells.iter().map(|&c| usize::from(c)).collect())).collect()
     }
 
     /// Every unit with its kind.
@@ -335,7 +387,11 @@ impl Geometry {
     /// The region that two peers share (the first one, in unit order).
     pub(crate) fn shared_region(&self, a: usize, b: usize) -> Region {
         let (a, b) = (to_u16(a), to_u16(b));
-        self.units().position(|unit| unit.contains(&a) && unit.contains(&b)).map_or(Region::Row, |i| self.region(i))
+        match self.units().position(|unit| unit.contains(&a) && unit.contains(&b)) {
+            Some(i) => self.region(i),
+            // Peers in no shared unit are in one cage.
+            None => Region::Cage,
+        }
     }
 
     /// The number of units.

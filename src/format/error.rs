@@ -128,6 +128,17 @@ pub enum ParseError {
         /// Where the first cell too many is.
         column: usize,
     },
+    /// The givens fill a killer cage whose digits do not add up to its sum.
+    CageSum {
+        /// The cage's sum.
+        sum: usize,
+        /// What its givens add up to.
+        found: usize,
+        /// Where the given that fills the cage is.
+        line: usize,
+        /// Where the given that fills the cage is.
+        column: usize,
+    },
     /// Hexadecimal symbols were asked for on a board whose side is not 16.
     HexNeedsSixteen {
         /// The side found.
@@ -158,6 +169,7 @@ impl ParseError {
             | ParseError::Matrix { line, column, .. }
             | ParseError::ValueOutOfRange { line, column, .. }
             | ParseError::Repeated { line, column, .. }
+            | ParseError::CageSum { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::TooLarge { line, column } => Some((line, column)),
             ParseError::CellCount { line, .. }
@@ -229,6 +241,9 @@ impl fmt::Display for Reason<'_> {
                 r1 + 1,
                 c1 + 1
             ),
+            ParseError::CageSum { sum, found, .. } => {
+                write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
+            }
             ParseError::ShapeCells { shape, found, .. } => write!(
                 f,
                 "a one-line puzzle has {found} cells, but boxes of {}x{} make a {side}x{side} board of {} cells",

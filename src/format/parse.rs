@@ -264,6 +264,9 @@ impl Parser {
                         column: raw.column,
                     });
                 }
+                Err(Conflict::CageSum { sum, found, .. }) => {
+                    return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
+                }
                 Err(other) => unreachable!("decoded cells are in range and empty: {other}"),
             }
         }

@@ -127,6 +127,47 @@ pub fn brute_count_units(puzzle: &str, side: usize, units: &[Vec<usize>], limit:
     go(&mut grid, side, limit, &ok)
 }
 
+/// [`brute_count_units`] with killer cages as well: each cage's digits are
+/// distinct and add up to its sum.
+pub fn brute_count_killer(
+    puzzle: &str,
+    side: usize,
+    units: &[Vec<usize>],
+    cages: &[(usize, Vec<usize>)],
+    limit: usize,
+) -> usize {
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
+    let mut all: Vec<Vec<usize>> = units.to_vec();
+    all.extend(cages.iter().map(|(_, cells)| cells.clone()));
+    let mine: Vec<Vec<usize>> =
+        (0..grid.len()).map(|cell| (0..all.len()).filter(|&u| all[u].contains(&cell)).collect()).collect();
+    let cage_of: Vec<Option<usize>> =
+        (0..grid.len()).map(|cell| cages.iter().position(|(_, cells)| cells.contains(&cell))).collect();
+    let ok = |grid: &[usize], cell: usize, v: usize| {
+        let distinct = mine[cell].iter().all(|&u| all[u].iter().all(|&other| other == cell || grid[other] != v));
+        distinct
+            && cage_of[cell].is_none_or(|k| {
+                let (sum, cells) = &cages[k];
+                let others = cells.iter().filter(|&&c| c != cell);
+                let total: usize = others.clone().map(|&c| grid[c]).sum::<usize>() + v;
+                let full = others.clone().all(|&c| grid[c] != 0);
+                if full { total == *sum } else { total < *sum }
+            })
+    };
+    for cell in 0..grid.len() {
+        let v = grid[cell];
+        if v != 0 {
+            grid[cell] = 0;
+            let fine = ok(&grid, cell, v);
+            grid[cell] = v;
+            if !fine {
+                return 0;
+            }
+        }
+    }
+    go(&mut grid, side, limit, &ok)
+}
+
 /// Whether `solution` is complete, keeps the givens of `puzzle` and
 /// repeats no digit in any of `units`.
 pub fn solves_units(puzzle: &str, solution: &str, units: &[Vec<usize>]) -> bool {

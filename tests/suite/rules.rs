@@ -139,6 +139,104 @@ proptest! {
     }
 }
 
+/// Cages that `grid` satisfies: grown from random cells through random
+/// neighbours with digits not yet in the cage, up to `largest` cells, each
+/// with the sum of its digits in `grid`.
+fn cages_of(grid: &str, side: usize, largest: usize, random: &mut Random) -> Vec<(usize, Vec<usize>)> {
+    let digits: Vec<usize> = grid.bytes().map(|b| usize::from(b - b'0')).collect();
+    let mut order: Vec<usize> = (0..side * side).collect();
+    random.shuffle(&mut order);
+    let mut taken = vec![false; side * side];
+    let mut cages = Vec::new();
+    for start in order {
+        if taken[start] {
+            continue;
+        }
+        taken[start] = true;
+        let mut cells = vec![start];
+        let cage_size = 1 + random.below(largest);
+        while cells.len() < cage_size {
+            let next = cells.iter().flat_map(|&c| {
+                let (r, col) = (c / side, c % side);
+                [
+                    (r > 0).then(|| c - side),
+                    (r + 1 < side).then(|| c + side),
+                    (col > 0).then(|| c - 1),
+                    (col + 1 < side).then(|| c + 1),
+                ]
+            });
+            let free: Vec<usize> =
+                next.flatten().filter(|&n| !taken[n] && cells.iter().all(|&c| digits[c] != digits[n])).collect();
+            if free.is_empty() {
+                break;
+            }
+            let n = free[random.below(free.len())];
+            taken[n] = true;
+            cells.push(n);
+        }
+        cages.push((cells.iter().map(|&c| digits[c]).sum(), cells));
+    }
+    cages
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn killer_boards_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.2), 36),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let mut random = Random(seed);
+        let grid = common::shuffled_grid(br, bc, seed);
+        let cages = cages_of(&grid, side, 4, &mut random);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        for (sum, cells) in &cages {
+            rules = rules.with_cage(*sum, cells).unwrap();
+        }
+        prop_assert_eq!(rules.cages().collect::<Vec<_>>(), cages.clone());
+        let mut units = rows_and_columns(side);
+        units.extend(boxes(br, bc));
+        // On 4x4 the cages alone; on 6x6 a few givens too, to keep the reference quick.
+        let puzzle = if six { puzzle_from(&grid, &keep) } else { ".".repeat(16) };
+        let expected = common::brute_count_killer(&puzzle, side, &units, &cages, 20);
+        prop_assert!(expected >= 1, "the grid itself solves it");
+        let board = rules.parse(&puzzle).unwrap();
+        prop_assert_eq!(board.count_solutions(20), expected, "{}", puzzle);
+        prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
+        for solution in board.solutions().take(20) {
+            let text = solution.as_str().as_bytes();
+            prop_assert!(common::solves_units(&puzzle, solution.as_str(), &units));
+            for (sum, cells) in &cages {
+                prop_assert_eq!(cells.iter().map(|&c| usize::from(text[c] - b'0')).sum::<usize>(), *sum);
+            }
+        }
+    }
+}
+
+#[test]
+fn killer_cages_say_what_is_wrong() {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_cage(3, &[0, 1]).unwrap().with_cage(5, &[1, 2]), Err(RulesError::CageOverlap { cell: 1 }));
+    assert_eq!(four().with_cage(10, &[0, 1, 2, 3, 4]), Err(RulesError::CageSize { found: 5, side: 4 }));
+    assert_eq!(four().with_cage(0, &[]), Err(RulesError::CageSize { found: 0, side: 4 }));
+    assert_eq!(four().with_cage(2, &[0, 1]), Err(RulesError::ImpossibleSum { sum: 2, cells: 2 }));
+    assert_eq!(four().with_cage(2, &[0, 1]).unwrap_err().to_string(), "no 2 distinct digits add up to 2");
+    // Givens that fill a cage with the wrong sum, and two digits that repeat in a cage.
+    let caged = four().with_cage(5, &[0, 5]).unwrap();
+    let err = caged.parse("1... .3.. .... ....").unwrap_err();
+    assert_eq!(err.to_string(), "line 1, column 7: the givens of a cage add up to 4, not its sum of 5");
+    let caged = four().with_cage(7, &[0, 6, 9]).unwrap();
+    let err = caged.parse("1... ..1. .... ....").unwrap_err();
+    assert!(matches!(err, ParseError::Repeated { region: Region::Cage, .. }), "{err}");
+    // A cage that cannot be completed leaves no solution.
+    let tight = four().with_cage(3, &[0, 1]).unwrap();
+    assert_eq!(tight.parse("3... .... .... ....").unwrap().count_solutions(10), 0);
+}
+
 #[test]
 fn classic_rules_are_the_shape_s_and_share_its_engine() {
     assert!(Rules::new(Shape::NINE).is_classic());
