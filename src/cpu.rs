@@ -15,8 +15,10 @@
 pub(crate) fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
+        // `unsafe fn` rather than a safe one with the feature, which needs
+        // Rust 1.86: the crate supports 1.85.
         #[target_feature(enable = "popcnt")]
-        fn popcnt<R>(f: impl FnOnce() -> R) -> R {
+        unsafe fn popcnt<R>(f: impl FnOnce() -> R) -> R {
             f()
         }
 
