@@ -391,6 +391,15 @@ pub enum RulesError {
         /// The cage's cells.
         cells: usize,
     },
+    /// A killer cage map ([`Rules::with_cage_map`]) that cannot be read.
+    CageMap {
+        /// The line, from 1.
+        line: usize,
+        /// The column, from 1, in characters.
+        column: usize,
+        /// What is wrong there.
+        reason: String,
+    },
 }
 
 impl fmt::Display for RulesError {
@@ -417,6 +426,7 @@ impl fmt::Display for RulesError {
             RulesError::ImpossibleSum { sum, cells } => {
                 write!(f, "no {cells} distinct digits add up to {sum}")
             }
+            RulesError::CageMap { line, column, ref reason } => write!(f, "line {line}, column {column}: {reason}"),
         }
     }
 }

@@ -28,7 +28,7 @@ pub use parse::Parser;
 
 use itertools::Itertools;
 
-use crate::board::{Board, Rules, Shape};
+use crate::board::{Board, Rules, RulesError, Shape};
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
 /// between boxes, `-` and `+` between bands of boxes.
@@ -79,6 +79,15 @@ impl Board {
     }
 }
 
+/// A cage of a cage map: its label, where the label was first seen, its
+/// cells and its sum once read.
+struct MapCage {
+    label: char,
+    at: (usize, usize),
+    cells: Vec<usize>,
+    sum: Option<usize>,
+}
+
 impl Rules {
     /// Reads a puzzle played by these rules, in any format [`str::parse`]
     /// accepts, its size fixed by the rules.
@@ -100,7 +109,94 @@ impl Rules {
     /// # Ok::<(), ParseError>(())
     /// ```
     pub fn parse(&self, text: &str) -> Result<Board, ParseError> {
-        Parser::new().parse_with_rules(text, self)
+        Parser::new().parse_with_rules(text, self).map(|(board, _)| board)
+    }
+
+    /// These rules with the killer cages of a cage map: one label per cell,
+    /// row by row (any character but whitespace, `#` and `=`; `.` for a
+    /// cell in no cage), then each label's sum as `label=sum`, in any
+    /// order, on lines of their own. Blank lines and lines starting with
+    /// `#` are skipped.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CageMap`] with the line and column: a map with the
+    /// wrong number of cells, a sum that is no number, a label without a
+    /// sum or a sum without cells, or a cage the rules refuse (an
+    /// impossible sum, more cells than digits, a cell shared with a cage
+    /// already there).
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// // Cells 0 and 1 add up to 3; cells 14 and 15 to 7.
+    /// let killer = Rules::new(Shape::new(2, 2)).with_cage_map("
+    ///     a a . .
+    ///     . . . .
+    ///     . . . .
+    ///     . . b b
+    ///     a=3 b=7")?;
+    /// assert_eq!(killer.cages().collect::<Vec<_>>(), [(3, vec![0, 1]), (7, vec![14, 15])]);
+    /// let err = Rules::new(Shape::new(2, 2)).with_cage_map("aa.. .... .... ..bb a=3 b=x").unwrap_err();
+    /// assert_eq!(err.to_string(), "line 1, column 25: \"b=x\": a sum is a whole number, as b=12");
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_cage_map(self, text: &str) -> Result<Rules, RulesError> {
+        let error = |line: usize, column: usize, reason: String| RulesError::CageMap { line, column, reason };
+        let cells = self.shape().cells();
+        let mut cages: Vec<MapCage> = Vec::new();
+        let mut count = 0;
+        let mut last_line = 1;
+        for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            last_line = number;
+            let mut column = 0;
+            for token in line.split_whitespace() {
+                column = line[column..].find(token).map_or(column, |i| column + i) + 1;
+                let at = line[..column - 1].chars().count() + 1;
+                if let Some((label, sum)) = token.split_once('=') {
+                    let mut chars = label.chars();
+                    let (Some(label), None) = (chars.next(), chars.next()) else {
+                        return Err(error(number, at, format!("{token:?}: a sum names one label, as a=12")));
+                    };
+                    let sum: usize = sum
+                        .parse()
+                        .map_err(|_| error(number, at, format!("{token:?}: a sum is a whole number, as {label}=12")))?;
+                    match cages.iter_mut().find(|cage| cage.label == label) {
+                        Some(cage) if cage.sum.is_none() => cage.sum = Some(sum),
+                        Some(_) => return Err(error(number, at, format!("'{label}' has two sums"))),
+                        None => return Err(error(number, at, format!("'{label}' has a sum but no cells in the map"))),
+                    }
+                    continue;
+                }
+                for (offset, label) in token.chars().enumerate() {
+                    if count == cells {
+                        return Err(error(number, at + offset, format!("the map has more than {cells} cells")));
+                    }
+                    if label != '.' {
+                        match cages.iter_mut().find(|cage| cage.label == label) {
+                            Some(cage) => cage.cells.push(count),
+                            None => {
+                                cages.push(MapCage { label, at: (number, at + offset), cells: vec![count], sum: None });
+                            }
+                        }
+                    }
+                    count += 1;
+                }
+            }
+        }
+        if count != cells {
+            return Err(error(last_line, 1, format!("the map has {count} cells; the board has {cells}")));
+        }
+        let mut rules = self;
+        for MapCage { label, at: (line, column), cells, sum } in cages {
+            let sum = sum.ok_or_else(|| error(line, column, format!("cage '{label}' has no sum; add {label}=SUM")))?;
+            rules = rules.with_cage(sum, &cells).map_err(|e| error(line, column, format!("cage '{label}': {e}")))?;
+        }
+        Ok(rules)
     }
 }
 

@@ -93,6 +93,35 @@ impl Parser {
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
         let scan = self.scan(text)?;
         let board = Self::build(&scan)?;
+        Ok(self.with_layout(text, &scan, board))
+    }
+
+    /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
+    /// extra regions, killer cages), and how it was written. The rules fix
+    /// the board's size; this parser's other options still apply.
+    ///
+    /// # Errors
+    ///
+    /// As [`Parser::parse`], with the rules' regions and cages checked.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    /// use lazydoku::Rules;
+    ///
+    /// let jigsaw = Rules::jigsaw("aaab acbb ccbd cddd")?;
+    /// let (board, layout) = Parser::new().parse_with_rules("1 . . .\n. . . .\n. . . .\n. . . .", &jigsaw)?;
+    /// assert_eq!(board.rules(), jigsaw);
+    /// assert!(layout.render(&board.solve().expect("solvable")).starts_with("1 "));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_with_rules(&self, text: &str, rules: &Rules) -> Result<(Board, Layout), ParseError> {
+        let scan = self.shape(rules.shape()).scan(text)?;
+        let board = Self::build_on(&scan, Board::empty_with(rules))?;
+        Ok(self.with_layout(text, &scan, board))
+    }
+
+    /// The board with how it was written.
+    fn with_layout(self, text: &str, scan: &Scan, board: Board) -> (Board, Layout) {
         let layout = Layout {
             template: text.to_owned(),
             spans: scan.cells.iter().map(|c| c.span.clone()).collect(),
@@ -105,14 +134,7 @@ impl Parser {
             shape: board.shape(),
             hex: self.hex,
         };
-        Ok((board, layout))
-    }
-
-    /// Reads one puzzle under `rules` (a jigsaw map, windoku, extra regions),
-    /// without keeping its layout: [`Rules::parse`].
-    pub(crate) fn parse_with_rules(self, text: &str, rules: &Rules) -> Result<Board, ParseError> {
-        let scan = self.shape(rules.shape()).scan(text)?;
-        Self::build_on(&scan, Board::empty_with(rules))
+        (board, layout)
     }
 
     /// Reads one puzzle, without keeping its layout.

@@ -286,3 +286,30 @@ fn invalid_rules_say_what_is_wrong() {
         "line 1, column 6: 1 at row 2, column 1 repeats the 1 at row 1, column 3 in the same region"
     );
 }
+
+#[test]
+fn cage_maps_read_with_their_errors_placed() {
+    let four = || Rules::new(Shape::new(2, 2));
+    let map = "# a killer 4x4\naabc\nddbc\neeff\nghhf\na=3 b=7 c=5\nd=3 e=7 f=6 g=4 h=5\n";
+    let killer = four().with_cage_map(map).unwrap();
+    assert_eq!(killer.cages().count(), 8);
+    let expected: usize = common::brute_count_killer(
+        &".".repeat(16),
+        4,
+        &{
+            let mut units = rows_and_columns(4);
+            units.extend(boxes(2, 2));
+            units
+        },
+        &killer.cages().collect::<Vec<_>>(),
+        1_000,
+    );
+    assert_eq!(Board::empty_with(&killer).count_solutions(1_000), expected);
+    let err = |text: &str| four().with_cage_map(text).unwrap_err().to_string();
+    assert_eq!(err("aab\nc"), "line 2, column 1: the map has 4 cells; the board has 16");
+    assert_eq!(err(&format!("{}\na=3", "a".repeat(17))), "line 1, column 17: the map has more than 16 cells");
+    assert_eq!(err("aa.. .... .... .... b=3"), "line 1, column 21: 'b' has a sum but no cells in the map");
+    assert_eq!(err("aa.. .... .... ...."), "line 1, column 1: cage 'a' has no sum; add a=SUM");
+    assert_eq!(err("aa.. .... .... .... a=3 a=4"), "line 1, column 25: 'a' has two sums");
+    assert_eq!(err("aa.. .... .... .... a=9"), "line 1, column 1: cage 'a': no 2 distinct digits add up to 9");
+}
