@@ -8,7 +8,7 @@ const EASY_SOLVED: &str = "48392165796734582125187649354813297672956413813679824
 const UNSOLVABLE: &str = "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
 const HARD1: &str = ".....6....59.....82....8....45........3........6..3.54...325..6..................";
 
-use crate::common::{run, temp_file};
+use crate::common::{self, run, temp_file};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
@@ -357,4 +357,82 @@ fn works_as_the_per_record_step_of_gnu_parallel() {
     assert!(piped.status.success(), "{}", stderr(&piped));
     assert_eq!(stdout(&piped), stdout(&direct));
     assert_eq!(stdout(&piped).lines().count(), 95);
+}
+
+#[test]
+fn regions_windoku_and_cages_come_from_the_command_line() {
+    // Jigsaw: the map inline; 24 solutions of the empty board, found by brute force.
+    let jigsaw = ["--regions", "aaab acbb ccbd cddd"];
+    let o = common::run(&[&["count", "--limit", "100"][..], &jigsaw, &["-"]].concat(), "................\n");
+    assert_eq!((stdout(&o).trim(), o.status.code()), ("24", Some(0)), "{}", stderr(&o));
+    // The map from a file, and an answer in the puzzle's own grid format.
+    let map = common::temp_file("jigsaw.txt", "a a a b\na c b b\nc c b d\nc d d d\n");
+    let grid = "1 . . .\n. . . .\n. . . .\n. . . .\n";
+    let o = common::run(&["solve", "--regions", map.to_str().unwrap(), "-"], grid);
+    let answer = stdout(&o);
+    assert_eq!(answer.lines().count(), 4, "{answer}");
+    assert!(answer.starts_with("1 "), "{answer}");
+    // A given that breaks a jigsaw region: invalid, with the place.
+    let o = common::run(&[&["check"][..], &jigsaw, &["-"]].concat(), "..1.1...........\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("in the same region"), "{}", stderr(&o));
+
+    // Windoku on 9x9: the empty board has solutions, and each keeps the windows.
+    let empty = ".".repeat(81);
+    let o = common::run(&["solve", "--windoku", &empty], "");
+    let solution = stdout(&o);
+    let text = solution.trim().as_bytes();
+    let mut window: Vec<u8> = (1..4).flat_map(|r| (1..4).map(move |c| text[r * 9 + c])).collect();
+    window.sort_unstable();
+    assert_eq!(window, b"123456789", "{solution}");
+
+    // Killer: cages made from the grid 1234 3412 2143 4321; both solutions listed.
+    let cages = common::temp_file("cages.txt", "aabb\ncdde\ncffe\ngghh\na=3 b=7 c=5 d=5 e=5 f=5 g=7 h=3\n");
+    let o = common::run(&["all", "--shape", "2x2", "--cages", cages.to_str().unwrap(), "-"], "................\n");
+    let listed = stdout(&o);
+    let all: Vec<&str> = listed.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    assert!(all.contains(&"1234341221434321"), "{all:?}");
+    assert_eq!(
+        all.len(),
+        common::brute_count_killer(
+            &".".repeat(16),
+            4,
+            &[
+                vec![0, 1, 2, 3],
+                vec![4, 5, 6, 7],
+                vec![8, 9, 10, 11],
+                vec![12, 13, 14, 15],
+                vec![0, 4, 8, 12],
+                vec![1, 5, 9, 13],
+                vec![2, 6, 10, 14],
+                vec![3, 7, 11, 15],
+                vec![0, 1, 4, 5],
+                vec![2, 3, 6, 7],
+                vec![8, 9, 12, 13],
+                vec![10, 11, 14, 15],
+            ],
+            &[
+                (3, vec![0, 1]),
+                (7, vec![2, 3]),
+                (5, vec![4, 8]),
+                (5, vec![5, 6]),
+                (5, vec![7, 11]),
+                (5, vec![9, 10]),
+                (7, vec![12, 13]),
+                (3, vec![14, 15]),
+            ],
+            100
+        )
+    );
+
+    // Bad rules are usage errors that say what and where.
+    let o = common::run(&["solve", "--regions", "aaab acbb", "-"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--regions: a jigsaw map has 8 labels"), "{}", stderr(&o));
+    let bad = common::temp_file("bad-cages.txt", "aa..\n....\n....\n....\na=9\n");
+    let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 1, column 1: cage 'a': no 2 distinct digits add up to 9"), "{}", stderr(&o));
+    let o = common::run(&["trace", "--windoku", &empty], "");
+    assert_eq!(o.status.code(), Some(2));
 }

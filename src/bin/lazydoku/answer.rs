@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
-use lazydoku::{Board, Children};
+use lazydoku::{Board, Children, Rules};
 
 use crate::input::Record;
 
@@ -51,7 +51,7 @@ pub enum Question {
 }
 
 /// Everything the answer depends on besides the puzzle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     pub task: Task,
     pub order: Order,
@@ -62,6 +62,9 @@ pub struct Settings {
     /// `None`: the format the puzzle came in.
     pub format: Option<Format>,
     pub parser: Parser,
+    /// Rules given on the command line (jigsaw, windoku, killer), which every
+    /// puzzle is read with; `None`: each puzzle's shape is inferred.
+    pub rules: Option<Rules>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +126,9 @@ fn read(settings: &Settings, record: &Record, origin: Origin<'_>) -> Result<Puzz
         Record::Puzzle { line, lines, text } => (*line, *lines, text),
     };
     // A bare line needs no layout: its solution is its own text.
-    let parsed = if lines > 1 || text.trim().contains(char::is_whitespace) || settings.parser != Parser::new() {
+    let parsed = if let Some(rules) = &settings.rules {
+        settings.parser.parse_with_rules(text, rules).map(|(board, layout)| (board, Some(layout)))
+    } else if lines > 1 || text.trim().contains(char::is_whitespace) || settings.parser != Parser::new() {
         settings.parser.parse(text).map(|(board, layout)| (board, Some(layout)))
     } else {
         settings.parser.parse_board(text).map(|board| (board, None))

@@ -8,13 +8,14 @@ mod input;
 mod trace;
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use lazydoku::Shape;
 use lazydoku::format::Parser as PuzzleParser;
 use lazydoku::search::Budget;
+use lazydoku::{Rules, Shape};
 
 use answer::{Format, Order, Question, Settings, Task};
 use batch::Batch;
@@ -169,9 +170,59 @@ struct PuzzleArgs {
     /// 16x16 puzzles in the hexadecimal 0-F convention, read and written.
     #[arg(long)]
     hex: bool,
+    /// Jigsaw regions instead of boxes: a file holding the map, or the map
+    /// itself; one label per cell, row by row (as `aaab acbb ccbd cddd`).
+    #[arg(long, value_name = "MAP|FILE")]
+    regions: Option<String>,
+    /// Windoku: box-shaped windows one cell in from the edges are regions too
+    /// (on 9x9, rows and columns 2-4 and 6-8).
+    #[arg(long)]
+    windoku: bool,
+    /// Killer cages from FILE: a cage map (one label per cell, `.` for none),
+    /// then `label=sum` for each cage.
+    #[arg(long, value_name = "FILE")]
+    cages: Option<String>,
 }
 
 impl PuzzleArgs {
+    /// The rules that `--regions`, `--windoku` and `--cages` make, on the
+    /// `--shape` given (9x9 otherwise), with `--x`'s diagonals; `None` when
+    /// none of them is given and each puzzle's shape is inferred.
+    fn rules(&self) -> Result<Option<Rules>, String> {
+        if self.regions.is_none() && !self.windoku && self.cages.is_none() {
+            return Ok(None);
+        }
+        let mut rules = match &self.regions {
+            Some(map) => {
+                let text = if Path::new(map).is_file() {
+                    std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?
+                } else {
+                    map.clone()
+                };
+                let rules = Rules::jigsaw(&text).map_err(|e| format!("--regions: {e}"))?;
+                if let Some(shape) = self.shape.filter(|s| s.side() != rules.shape().side()) {
+                    return Err(format!(
+                        "--regions makes a {0}x{0} board, not the {shape} of --shape",
+                        rules.shape().side()
+                    ));
+                }
+                rules
+            }
+            None => Rules::new(self.shape.unwrap_or(Shape::NINE)),
+        };
+        if self.x {
+            rules = rules.with_diagonals();
+        }
+        if self.windoku {
+            rules = rules.with_windoku();
+        }
+        if let Some(file) = &self.cages {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            rules = rules.with_cage_map(&text).map_err(|e| format!("{file}: {e}"))?;
+        }
+        Ok(Some(rules))
+    }
+
     fn parser(&self) -> PuzzleParser {
         let parser = PuzzleParser::new().diagonals(self.x).hex(self.hex);
         match self.shape {
@@ -285,7 +336,7 @@ impl BatchArgs {
             timeout: None,
             max_nodes: None,
             input: Mode::Auto,
-            puzzle: PuzzleArgs { shape: None, x: false, hex: false },
+            puzzle: PuzzleArgs { shape: None, x: false, hex: false, regions: None, windoku: false, cages: None },
         }
     }
 
@@ -325,19 +376,30 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
         Some(jobs) => jobs,
         None => cores,
     };
+    let rules = args.puzzle.rules()?;
+    let parser = match &rules {
+        Some(rules) => args.puzzle.parser().shape(rules.shape()),
+        None => args.puzzle.parser(),
+    };
     let settings = Settings {
         task,
         order: args.order,
         max_memory: args.max_memory,
         budget: args.budget(),
         format: args.format,
-        parser: args.puzzle.parser(),
+        parser,
+        rules,
     };
     let batch = Batch { settings, jobs, quiet: args.quiet, mode: args.input };
     Ok(batch.run(sources)?.all_found())
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
+    if puzzle.rules()?.is_some() {
+        return Err(
+            "trace does not take --regions, --windoku or --cages yet; solve, count, all and check do".to_owned()
+        );
+    }
     let parser = puzzle.parser();
     let source = match input {
         Some(input) => Source::from_argument(&input, parser)?,
