@@ -112,19 +112,7 @@ pub fn brute_count(puzzle: &str, br: usize, bc: usize, diagonals: bool, limit: u
 /// cells no digit may repeat in), by the same plain backtracking as
 /// [`brute_count`]: the reference for rules given as data.
 pub fn brute_count_units(puzzle: &str, side: usize, units: &[Vec<usize>], limit: usize) -> usize {
-    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
-    let mine: Vec<Vec<usize>> =
-        (0..grid.len()).map(|cell| (0..units.len()).filter(|&u| units[u].contains(&cell)).collect()).collect();
-    let ok = |grid: &[usize], cell: usize, v: usize| {
-        mine[cell].iter().all(|&u| units[u].iter().all(|&other| other == cell || grid[other] != v))
-    };
-    for cell in 0..grid.len() {
-        let v = grid[cell];
-        if v != 0 && !ok(&grid, cell, v) {
-            return 0;
-        }
-    }
-    go(&mut grid, side, limit, &ok)
+    brute_count_killer(puzzle, side, units, &[], limit)
 }
 
 /// [`brute_count_units`] with killer cages as well: each cage's digits are
