@@ -76,6 +76,22 @@ fn go(grid: &mut [usize], side: usize, limit: usize, ok: &dyn Fn(&[usize], usize
     found
 }
 
+/// [`go`] from `grid`, after checking that its givens do not already clash.
+fn count_from(grid: &mut [usize], side: usize, limit: usize, ok: &dyn Fn(&[usize], usize, usize) -> bool) -> usize {
+    for cell in 0..grid.len() {
+        let v = grid[cell];
+        if v != 0 {
+            grid[cell] = 0;
+            let fine = ok(grid, cell, v);
+            grid[cell] = v;
+            if !fine {
+                return 0;
+            }
+        }
+    }
+    go(grid, side, limit, ok)
+}
+
 /// Counts solutions up to `limit` by plain backtracking over the first empty
 /// cell, trying every symbol: slow, obviously right, and sharing nothing with
 /// the library.
@@ -93,19 +109,7 @@ pub fn brute_count(puzzle: &str, br: usize, bc: usize, diagonals: bool, limit: u
                 && !(diagonals && r + c == side - 1 && grid[i * side + side - 1 - i] == v)
         })
     };
-    // Givens that already clash leave no solution.
-    for cell in 0..grid.len() {
-        let v = grid[cell];
-        if v != 0 {
-            grid[cell] = 0;
-            let fine = ok(&grid, cell, v);
-            grid[cell] = v;
-            if !fine {
-                return 0;
-            }
-        }
-    }
-    go(&mut grid, side, limit, &ok)
+    count_from(&mut grid, side, limit, &ok)
 }
 
 /// Counts solutions up to `limit` under any list of units (each a list of
@@ -142,18 +146,7 @@ pub fn brute_count_killer(
                 if full { total == *sum } else { total < *sum }
             })
     };
-    for cell in 0..grid.len() {
-        let v = grid[cell];
-        if v != 0 {
-            grid[cell] = 0;
-            let fine = ok(&grid, cell, v);
-            grid[cell] = v;
-            if !fine {
-                return 0;
-            }
-        }
-    }
-    go(&mut grid, side, limit, &ok)
+    count_from(&mut grid, side, limit, &ok)
 }
 
 /// Whether `solution` is complete, keeps the givens of `puzzle` and
