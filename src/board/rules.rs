@@ -93,32 +93,71 @@ impl Rules {
         Rules { geometry: SharedGeometry::Classic(shape.geometry()) }
     }
 
-    /// A jigsaw board: rows, columns, and irregular regions in place of
-    /// boxes, given as one label per cell, row by row. Any character that
-    /// is not whitespace is a label, so a map can be written as a grid.
+    /// A jigsaw board of the size that `labels` implies: rows, columns, and
+    /// the labelled regions in place of boxes. The same as
+    /// [`Rules::with_regions`] on the shape whose cell count is the number of
+    /// labels.
     ///
     /// # Errors
     ///
     /// [`RulesError::LabelCount`] when the number of labels is not the cell
-    /// count of a supported board; [`RulesError::RegionSize`] when a label
-    /// does not name exactly as many cells as the board's side.
+    /// count of a supported board, and the errors of [`Rules::with_regions`].
     ///
     /// ```
     /// use lazydoku::{Rules, RulesError};
     ///
     /// assert!(Rules::jigsaw("AABB AABB CCDD CCDD").is_ok());
-    /// assert_eq!(
-    ///     Rules::jigsaw("AAAB AABB CCDD CCDD"),
-    ///     Err(RulesError::RegionSize { label: 'A', found: 5, expected: 4 })
-    /// );
-    /// assert_eq!(Rules::jigsaw("AB"), Err(RulesError::LabelCount { found: 2 }));
+    /// assert_eq!(Rules::jigsaw("AB"), Err(RulesError::LabelCount { found: 2, expected: None }));
     /// ```
     pub fn jigsaw(labels: &str) -> Result<Rules, RulesError> {
-        let labels: Vec<char> = labels.chars().filter(|c| !c.is_whitespace()).collect();
-        let side = labels.len().isqrt();
+        let found = labels.chars().filter(|c| !c.is_whitespace()).count();
+        let side = found.isqrt();
         let shape = Shape::from_side(side)
-            .filter(|_| side * side == labels.len())
-            .ok_or(RulesError::LabelCount { found: labels.len() })?;
+            .filter(|_| side * side == found)
+            .ok_or(RulesError::LabelCount { found, expected: None })?;
+        Rules::new(shape).with_regions(labels)
+    }
+
+    /// These rules with the labelled regions in place of boxes (or of an
+    /// earlier map): one label per cell, row by row, whitespace ignored, so
+    /// a map can be written as a grid. Cells with the same label form a
+    /// region. Diagonals, windows, extra regions and cages are kept.
+    ///
+    /// A map of the boxes themselves gives back the boxes, with the classic
+    /// engine's speed.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::LabelCount`] when there is not one label per cell;
+    /// [`RulesError::RegionSize`] when a label does not name exactly as many
+    /// cells as the board's side.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // A 4x4 jigsaw: four irregular regions instead of boxes.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_regions("
+    ///     A A A B
+    ///     A C B B
+    ///     C C B D
+    ///     C D D D")?;
+    /// assert_eq!(Board::empty_with(&rules).count_solutions(usize::MAX), 24);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_regions("AAAB AABB CCDD CCDD"),
+    ///     Err(RulesError::RegionSize { label: 'A', found: 5, expected: 4 })
+    /// );
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_regions("AABB AABB CCDD"),
+    ///     Err(RulesError::LabelCount { found: 12, expected: Some(16) })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_regions(self, labels: &str) -> Result<Rules, RulesError> {
+        let (side, cells) = (self.geometry.side, self.geometry.cells);
+        let labels: Vec<char> = labels.chars().filter(|c| !c.is_whitespace()).collect();
+        if labels.len() != cells {
+            return Err(RulesError::LabelCount { found: labels.len(), expected: Some(cells) });
+        }
         let mut names: Vec<char> = Vec::new();
         let mut regions: Vec<Vec<usize>> = Vec::new();
         for (cell, &label) in labels.iter().enumerate() {
@@ -132,21 +171,29 @@ impl Rules {
         if let Some((&label, region)) = names.iter().zip(&regions).find(|(_, r)| r.len() != side) {
             return Err(RulesError::RegionSize { label, found: region.len(), expected: side });
         }
-        let (mut units, boxes): (Vec<_>, Vec<_>) =
-            Geometry::classic_units(shape).into_iter().partition(|(kind, _)| *kind != Region::Box);
-        // A map of the boxes themselves is the classic board.
+        let shape = self.geometry.shape;
+        // A map of the boxes themselves keeps the boxes (and so, with no
+        // other additions, the classic geometry and its engine).
         let mut sorted = regions.clone();
         sorted.sort_unstable();
-        let mut box_cells: Vec<Vec<usize>> = boxes.into_iter().map(|(_, cells)| cells).collect();
-        for cells in &mut box_cells {
-            cells.sort_unstable();
-        }
-        box_cells.sort_unstable();
-        if sorted == box_cells {
-            return Ok(Rules::new(shape));
-        }
-        units.extend(regions.into_iter().map(|cells| (Region::Jigsaw, cells)));
-        Ok(Rules::from_parts(shape, &units, Vec::new()))
+        let mut boxes: Vec<Vec<usize>> = Geometry::classic_units(shape)
+            .into_iter()
+            .filter(|(kind, _)| *kind == Region::Box)
+            .map(|(_, mut cells)| {
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        boxes.sort_unstable();
+        let kind = if sorted == boxes { Region::Box } else { Region::Jigsaw };
+        let old = self.geometry.unit_list();
+        let mut units: Vec<(Region, Vec<usize>)> =
+            old.iter().filter(|(k, _)| matches!(k, Region::Row | Region::Column)).cloned().collect();
+        units.extend(regions.into_iter().map(|cells| (kind, cells)));
+        units.extend(
+            old.into_iter().filter(|(k, _)| !matches!(k, Region::Row | Region::Column | Region::Box | Region::Jigsaw)),
+        );
+        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list()))
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -170,7 +217,7 @@ impl Rules {
     /// ```
     /// use lazydoku::{Board, Rules, Shape};
     ///
-    /// let windoku = Rules::new(Shape::NINE).with_windoku();
+    /// let windoku = Rules::new(Shape::NINE).with_windows();
     /// assert_eq!(windoku.regions().count(), 27 + 4);
     /// let solution = Board::empty_with(&windoku).solve().expect("a solution");
     /// let text = solution.as_str().as_bytes();
@@ -180,7 +227,7 @@ impl Rules {
     /// assert_eq!(window, b"123456789");
     /// ```
     #[must_use]
-    pub fn with_windoku(self) -> Rules {
+    pub fn with_windows(self) -> Rules {
         let shape = self.geometry.shape;
         let (side, br, bc) = (shape.side(), shape.box_rows(), shape.box_cols());
         let mut windows = Vec::new();
@@ -338,11 +385,14 @@ impl Rules {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RulesError {
-    /// A jigsaw map whose number of labels is not the cell count of a
-    /// supported board (16, 36, 64, 81, ... up to 625).
+    /// A region map without one label per cell.
     LabelCount {
         /// Labels found.
         found: usize,
+        /// The board's cell count; `None` for [`Rules::jigsaw`] when no
+        /// supported board (16, 36, 64, 81, ... up to 625 cells) has that
+        /// many cells.
+        expected: Option<usize>,
     },
     /// A jigsaw region with the wrong number of cells.
     RegionSize {
@@ -405,9 +455,12 @@ pub enum RulesError {
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            RulesError::LabelCount { found } => write!(
+            RulesError::LabelCount { found, expected: Some(cells) } => {
+                write!(f, "a region map has {found} labels; it needs one per cell, {cells}")
+            }
+            RulesError::LabelCount { found, expected: None } => write!(
                 f,
-                "a jigsaw map has {found} labels; it needs one per cell of a supported board (16, 36, 64, 81, ... 625)"
+                "a region map has {found} labels; it needs one per cell of a supported board (16, 36, 64, 81, ... 625)"
             ),
             RulesError::RegionSize { label, found, expected } => {
                 write!(f, "jigsaw region '{label}' has {found} cells; every region needs {expected}")

@@ -100,7 +100,7 @@ impl Rules {
     /// ```
     /// use lazydoku::{ParseError, Region, Rules, Shape};
     ///
-    /// let windoku = Rules::new(Shape::new(2, 2)).with_windoku();
+    /// let windoku = Rules::new(Shape::new(2, 2)).with_windows();
     /// let board = windoku.parse("1... .... .... ....")?;
     /// assert_eq!(board.rules(), windoku);
     /// // 1 at row 2, column 2 and again at row 3, column 3: both in the window.

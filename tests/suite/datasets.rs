@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{is_solution_of, load};
-use lazydoku::Board;
+use lazydoku::{Board, Rules, Shape};
 
 /// Each puzzle has exactly one solution, and it is a valid grid that keeps
 /// the givens.
@@ -108,4 +108,42 @@ fn a_well_formed_puzzle_without_solution_gives_none_and_zero() {
     let deeper = "2.53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..";
     let board: Board = deeper.parse().unwrap();
     assert_eq!(board.count_solutions(2), 0);
+}
+
+/// The general engine against the 9x9 one on public puzzles: a jigsaw map of
+/// the boxes is the classic board itself, and a box given again as an extra
+/// region changes nothing about the solutions but moves the board onto the
+/// engine for any rules. They must agree on the count to 2, and on the
+/// solution when it is unique.
+fn general_engine_agrees(name: &str, every: usize) {
+    let boxes: String = (0..81).map(|c| char::from(b'a' + u8::try_from(c / 27 * 3 + c % 9 / 3).unwrap())).collect();
+    let map = Rules::new(Shape::NINE).with_regions(&boxes).unwrap();
+    assert_eq!(map, Rules::new(Shape::NINE));
+    let redundant = map.with_region(&[0, 1, 2, 9, 10, 11, 18, 19, 20]).unwrap();
+    assert!(!redundant.is_classic());
+    for (i, line) in load(name).iter().enumerate().step_by(every) {
+        let classic: Board = line.parse().unwrap();
+        let general = redundant.parse(line).unwrap();
+        let solved = general.solve().unwrap_or_else(|| panic!("{name} #{i}: no solution"));
+        assert!(is_solution_of(line, solved.as_str(), 3, 3, false), "{name} #{i}: invalid {solved}");
+        let count = general.count_solutions(2);
+        assert_eq!(count, classic.count_solutions(2), "{name} #{i}");
+        if count == 1 {
+            assert_eq!(Some(solved.as_str()), classic.solve().as_ref().map(Board::as_str), "{name} #{i}");
+        }
+    }
+}
+
+#[test]
+fn the_general_engine_agrees_on_norvig_top95() {
+    general_engine_agrees("norvig_top95.txt", 1);
+}
+
+#[test]
+#[ignore = "release mode: run by .ci/run"]
+fn the_general_engine_agrees_on_public_9x9_sets() {
+    general_engine_agrees("puzzles2_17_clue", 50);
+    general_engine_agrees("puzzles3_magictour_top1465", 5);
+    general_engine_agrees("puzzles5_forum_hardest_1905_11+", 20);
+    general_engine_agrees("puzzles7_serg_benchmark", 100);
 }

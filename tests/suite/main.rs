@@ -17,6 +17,7 @@ mod formats;
 mod fuzz;
 mod properties;
 mod rules;
+mod rules_contract;
 mod search;
 mod search_contract;
 mod sizes;

@@ -128,7 +128,7 @@ proptest! {
 
         // Windoku: the grid need not satisfy the windows, so the puzzle's
         // count may be anything, 0 included.
-        let windoku = Rules::new(Shape::new(br, bc)).with_windoku();
+        let windoku = Rules::new(Shape::new(br, bc)).with_windows();
         let mut units = rows_and_columns(side);
         units.extend(boxes(br, bc));
         // The window one cell in from the top left, the box's shape.
@@ -249,14 +249,14 @@ fn classic_rules_are_the_shape_s_and_share_its_engine() {
     let boxes_map: String = (0..81).map(|c| char::from(b'a' + u8::try_from(c / 27 * 3 + c % 9 / 3).unwrap())).collect();
     assert_eq!(Rules::jigsaw(&boxes_map).unwrap(), Rules::new(Shape::NINE));
     // Boards of different rules with the same text differ.
-    let windoku = Rules::new(Shape::NINE).with_windoku();
+    let windoku = Rules::new(Shape::NINE).with_windows();
     assert_ne!(Board::empty_with(&windoku), Board::empty(Shape::NINE));
     assert_eq!(Board::empty_with(&windoku).rules(), windoku);
 }
 
 #[test]
 fn windoku_on_9x9_has_the_four_windows() {
-    let windoku = Rules::new(Shape::NINE).with_windoku();
+    let windoku = Rules::new(Shape::NINE).with_windows();
     let windows: Vec<Vec<usize>> =
         windoku.regions().filter(|(kind, _)| *kind == Region::Window).map(|(_, cells)| cells).collect();
     let window = |top: usize, left: usize| -> Vec<usize> { (0..9).map(|i| (top + i / 3) * 9 + left + i % 3).collect() };
@@ -269,8 +269,8 @@ fn windoku_on_9x9_has_the_four_windows() {
 
 #[test]
 fn invalid_rules_say_what_is_wrong() {
-    assert_eq!(Rules::jigsaw(""), Err(RulesError::LabelCount { found: 0 }));
-    assert_eq!(Rules::jigsaw(&"a".repeat(25)), Err(RulesError::LabelCount { found: 25 }));
+    assert_eq!(Rules::jigsaw(""), Err(RulesError::LabelCount { found: 0, expected: None }));
+    assert_eq!(Rules::jigsaw(&"a".repeat(25)), Err(RulesError::LabelCount { found: 25, expected: None }));
     let err = Rules::jigsaw("aabb aabb ccdd ccdc").unwrap_err();
     assert_eq!(err, RulesError::RegionSize { label: 'c', found: 5, expected: 4 });
     assert_eq!(err.to_string(), "jigsaw region 'c' has 5 cells; every region needs 4");
@@ -312,4 +312,29 @@ fn cage_maps_read_with_their_errors_placed() {
     assert_eq!(err("aa.. .... .... ...."), "line 1, column 1: cage 'a' has no sum; add a=SUM");
     assert_eq!(err("aa.. .... .... .... a=3 a=4"), "line 1, column 25: 'a' has two sums");
     assert_eq!(err("aa.. .... .... .... a=9"), "line 1, column 1: cage 'a': no 2 distinct digits add up to 9");
+}
+
+#[test]
+fn region_maps_replace_boxes_and_keep_every_other_rule() {
+    let four = Rules::new(Shape::new(2, 2));
+    let map = "aaab acbb ccbd cddd";
+    // Windows and cages added first survive a map given after them.
+    let rules = four.clone().with_windows().with_cage(3, &[0, 1]).unwrap().with_regions(map).unwrap();
+    let kinds: Vec<Region> = rules.regions().map(|(kind, _)| kind).collect();
+    assert_eq!(kinds.iter().filter(|&&k| k == Region::Jigsaw).count(), 4);
+    assert_eq!(kinds.iter().filter(|&&k| k == Region::Box).count(), 0);
+    assert_eq!(kinds.iter().filter(|&&k| k == Region::Window).count(), 1);
+    assert_eq!(rules.cages().collect::<Vec<_>>(), [(3, vec![0, 1])]);
+    // A second map replaces the first; the order of the calls does not matter.
+    let other = four.clone().with_regions("abab abab cdcd cdcd").unwrap().with_regions(map).unwrap();
+    assert_eq!(other, Rules::jigsaw(map).unwrap());
+    assert_eq!(rules, four.with_regions(map).unwrap().with_windows().with_cage(3, &[0, 1]).unwrap());
+    assert_eq!(
+        Rules::new(Shape::new(2, 2)).with_regions("11112222333344"),
+        Err(RulesError::LabelCount { found: 14, expected: Some(16) })
+    );
+    assert_eq!(
+        RulesError::LabelCount { found: 14, expected: Some(16) }.to_string(),
+        "a region map has 14 labels; it needs one per cell, 16"
+    );
 }

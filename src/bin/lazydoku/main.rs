@@ -214,7 +214,7 @@ impl PuzzleArgs {
             rules = rules.with_diagonals();
         }
         if self.windoku {
-            rules = rules.with_windoku();
+            rules = rules.with_windows();
         }
         if let Some(file) = &self.cages {
             let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
