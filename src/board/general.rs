@@ -5,6 +5,7 @@
 use smallvec::SmallVec;
 
 use super::engine::Engine;
+use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
 
@@ -203,6 +204,31 @@ impl General {
         Ok(changed)
     }
 
+    /// The empty cells as a problem of their own (at most [`MAX_CELLS`]).
+    fn residual<M: DigitMask, const DIGITS: usize>(&self) -> Residual<M, MAX_CELLS, DIGITS> {
+        let g = &*self.geometry;
+        // Each cell's index among the empty ones; `u8::MAX` for a filled one.
+        let mut index = [u8::MAX; super::MAX_SIDE * super::MAX_SIDE];
+        let mut candidates = [M::ZERO; MAX_CELLS];
+        let mut count = 0;
+        for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
+            index[cell] = u8::try_from(count).expect("at most 64 empty cells");
+            candidates[count] = M::from_bits(self.cands[cell]);
+            count += 1;
+        }
+        let mut peers = [0 as Cells; MAX_CELLS];
+        for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
+            let k = usize::from(index[cell]);
+            for &peer in g.peers(cell) {
+                let j = index[usize::from(peer)];
+                if j != u8::MAX {
+                    peers[k] |= 1 << j;
+                }
+            }
+        }
+        Residual::new(candidates, peers, count)
+    }
+
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
     /// of the other. Returns whether anything was eliminated.
@@ -237,6 +263,23 @@ impl General {
 }
 
 impl Engine for General {
+    /// A propagated board with at most `threshold` empty cells (and no
+    /// more than a [`Residual`] holds) is counted over its empty cells
+    /// alone. Not with killer cages, whose sums the residual problem lacks.
+    fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
+        let empty = usize::from(self.empty);
+        if !self.settled || !self.geometry.cages.is_empty() || empty > threshold.min(MAX_CELLS) {
+            return None;
+        }
+        Some(if empty == 0 {
+            1
+        } else if self.geometry.side <= 16 {
+            self.residual::<u16, 16>().count(limit)
+        } else {
+            self.residual::<u32, 25>().count(limit)
+        })
+    }
+
     fn shape(&self) -> Shape {
         self.geometry.shape
     }

@@ -6,6 +6,7 @@ mod conflict;
 mod engine;
 mod general;
 mod nine;
+mod residual;
 mod rules;
 mod shape;
 mod solutions;

@@ -24,11 +24,8 @@
 use std::ops::ControlFlow;
 
 use super::engine::Engine;
+use super::residual::{Cells, Residual};
 use super::{Contradiction, EMPTY, SYMBOLS, Shape};
-
-mod residual;
-
-use residual::Residual;
 
 /// The nine bits of one row of a band.
 const ROW: u32 = 0x1FF;
@@ -170,8 +167,24 @@ const FIRST_PAIR: usize = 30;
 /// more than they save (docs/performance.md has the counts).
 const NO_STACKS: usize = 20;
 
-/// The most empty cells a board may have for [`Nine::count_completions`].
-pub(crate) const MAX_DIRECT: usize = residual::MAX_CELLS;
+/// The most empty cells a board may have for [`Nine::count_completions`]:
+/// fewer than a [`Residual`] could hold, which keeps each of its branches'
+/// copies small.
+pub(crate) const MAX_DIRECT: usize = 48;
+
+/// The box of each cell.
+const BOX_OF: [u8; 81] = {
+    let mut table = [0; 81];
+    let mut cell = 0;
+    while cell < 81 {
+        #[expect(clippy::cast_possible_truncation, reason = "below 9")]
+        {
+            table[cell] = (cell / 27 * 3 + cell % 9 / 3) as u8;
+        }
+        cell += 1;
+    }
+    table
+};
 
 /// Spreads nine column bits to all three rows of a band.
 const fn columns_to_band(cols: u32) -> u32 {
@@ -220,7 +233,54 @@ impl Nine {
         if self.is_complete() {
             return 1;
         }
-        Residual::new(&self.cand, &self.unsolved).count(limit)
+        self.residual().count(limit)
+    }
+
+    /// The empty cells as a problem of their own, with their candidates
+    /// from the bands.
+    fn residual(&self) -> Residual<u16, MAX_DIRECT, 9> {
+        let (cand, unsolved) = (&self.cand, &self.unsolved);
+        let mut index = [0u8; 81];
+        let mut units = [0 as Cells; 27];
+        let mut count = 0;
+        let mut position = [0u8; MAX_DIRECT];
+        for (b, &open) in unsolved.iter().enumerate() {
+            let mut open = open;
+            while open != 0 {
+                let cell = 27 * b + open.trailing_zeros() as usize;
+                open &= open - 1;
+                let bit: Cells = 1 << count;
+                units[cell / 9] |= bit;
+                units[9 + cell % 9] |= bit;
+                units[18 + usize::from(BOX_OF[cell])] |= bit;
+                #[expect(clippy::cast_possible_truncation, reason = "below 81 and 64")]
+                {
+                    index[cell] = count as u8;
+                    position[count] = cell as u8;
+                }
+                count += 1;
+            }
+        }
+        let mut candidates = [0u16; MAX_DIRECT];
+        for (b, &open) in unsolved.iter().enumerate() {
+            if open == 0 {
+                continue;
+            }
+            for d in 0..9 {
+                let mut at = cand[3 * d + b] & open;
+                while at != 0 {
+                    let cell = 27 * b + at.trailing_zeros() as usize;
+                    at &= at - 1;
+                    candidates[usize::from(index[cell])] |= 1 << d;
+                }
+            }
+        }
+        let mut peers = [0 as Cells; MAX_DIRECT];
+        for (k, peer) in peers.iter_mut().enumerate().take(count) {
+            let cell = usize::from(position[k]);
+            *peer = (units[cell / 9] | units[9 + cell % 9] | units[18 + usize::from(BOX_OF[cell])]) & !(1 << k);
+        }
+        Residual::new(candidates, peers, count)
     }
 
     /// Gives position `p` of band `b` to digit `d` within the band: the other

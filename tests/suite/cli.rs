@@ -428,7 +428,7 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     // Bad rules are usage errors that say what and where.
     let o = common::run(&["solve", "--regions", "aaab acbb", "-"], "");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("--regions: a jigsaw map has 8 labels"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--regions: a region map has 8 labels"), "{}", stderr(&o));
     let bad = common::temp_file("bad-cages.txt", "aa..\n....\n....\n....\na=9\n");
     let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
     assert_eq!(o.status.code(), Some(2));

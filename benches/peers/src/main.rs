@@ -7,6 +7,9 @@
 //! puzzle, the ratio, guesses per puzzle and the share solved without a guess.
 //!
 //! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [DATASET...]`
+//!
+//! With `--sizes FILE...` it times lazydoku alone on boards of any size, one
+//! row per puzzle, for `benches/peers/sizes.sh` to compare with CP-SAT.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -183,12 +186,40 @@ fn exact_cover(rounds: usize) {
     );
 }
 
+/// Boards of any size, puzzle by puzzle, in the rows that `cpsat.py` prints
+/// (file, line, solutions up to 2, seconds), for `sizes.sh` to set side by
+/// side: the best of `rounds` counts to 2 with one thread.
+fn sizes(files: &[String], rounds: usize) {
+    for file in files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        for (number, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let board: Board = line.parse().unwrap_or_else(|e| panic!("{file}:{}: {e}", number + 1));
+            let mut best = Duration::MAX;
+            let mut solutions = 0;
+            for _ in 0..rounds {
+                let (n, t) = time(|| board.count_solutions(2));
+                solutions = n;
+                best = best.min(t);
+            }
+            println!("{file}\t{}\t{solutions}\t{:.6}", number + 1, best.as_secs_f64());
+        }
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = 3;
     if let Some(i) = args.iter().position(|a| a == "--rounds") {
         rounds = args.get(i + 1).and_then(|n| n.parse().ok()).expect("--rounds N");
         args.drain(i..=i + 1);
+    }
+    if args.first().is_some_and(|a| a == "--sizes") {
+        sizes(&args[1..], rounds);
+        return;
     }
     let everything = args.is_empty();
     let enumerate = everything || args.iter().any(|a| a == "million.txt");

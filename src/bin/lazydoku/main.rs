@@ -199,14 +199,12 @@ impl PuzzleArgs {
                 } else {
                     map.clone()
                 };
-                let rules = Rules::jigsaw(&text).map_err(|e| format!("--regions: {e}"))?;
-                if let Some(shape) = self.shape.filter(|s| s.side() != rules.shape().side()) {
-                    return Err(format!(
-                        "--regions makes a {0}x{0} board, not the {shape} of --shape",
-                        rules.shape().side()
-                    ));
-                }
-                rules
+                // With --shape the map must fit it; without, its size gives the shape.
+                let rules = match self.shape {
+                    Some(shape) => Rules::new(shape).with_regions(&text),
+                    None => Rules::jigsaw(&text),
+                };
+                rules.map_err(|e| format!("--regions: {e}"))?
             }
             None => Rules::new(self.shape.unwrap_or(Shape::NINE)),
         };

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""OR-tools CP-SAT as the peer for boards other than 9x9: counts each
+puzzle's solutions up to 2 with one worker and prints the solve time.
+
+Usage: python3 benches/peers/cpsat.py FILE... > times.tsv
+
+Puzzles are one per line in lazydoku's line format: '.' for an empty cell,
+then 1-9 and A-P for digits 1 to 25, no spaces; the side is the square root
+of the length and the boxes are the shape lazydoku infers (square when the
+side is a square, else the closest factors, fewer rows than columns). Lines
+starting with '#' are skipped, and text after white space is a comment.
+
+The model is the usual Boolean one: x[cell][digit], exactly one digit per
+cell and exactly one place per digit in each row, column and box. Counting
+to 2 is a solve, then a second solve with a constraint that forbids the
+first solution. The time printed is CP-SAT's own wall time of both solves
+(model building in Python is not counted), with num_workers = 1.
+
+Output: one tab-separated row per puzzle: file, line, solutions (0, 1 or 2),
+seconds.
+"""
+
+import math
+import sys
+
+from ortools.sat.python import cp_model
+
+SYMBOLS = ".123456789ABCDEFGHIJKLMNOP"
+
+
+def box_shape(side):
+    rows = 0
+    for r in range(2, math.isqrt(side) + 1):
+        if side % r == 0:
+            rows = r
+    if rows == 0:
+        raise ValueError(f"no box shape for side {side}")
+    return rows, side // rows
+
+
+def units(side):
+    rows, cols = box_shape(side)
+    for r in range(side):
+        yield [r * side + c for c in range(side)]
+    for c in range(side):
+        yield [r * side + c for r in range(side)]
+    for top in range(0, side, rows):
+        for left in range(0, side, cols):
+            yield [(top + i // cols) * side + left + i % cols for i in range(side)]
+
+
+def count_to_two(puzzle):
+    side = math.isqrt(len(puzzle))
+    if side * side != len(puzzle):
+        raise ValueError(f"{len(puzzle)} cells is not a square board")
+    model = cp_model.CpModel()
+    x = [[model.new_bool_var(f"x{c}_{d}") for d in range(side)] for c in range(side * side)]
+    for c, ch in enumerate(puzzle):
+        model.add_exactly_one(x[c])
+        if ch != ".":
+            model.add(x[c][SYMBOLS.index(ch) - 1] == 1)
+    for unit in units(side):
+        for d in range(side):
+            model.add_exactly_one(x[c][d] for c in unit)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    seconds = 0.0
+    status = solver.solve(model)
+    seconds += solver.wall_time
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return 0, seconds
+    chosen = [x[c][d] for c in range(side * side) for d in range(side) if solver.value(x[c][d])]
+    model.add_bool_or([v.Not() for v in chosen])
+    status = solver.solve(model)
+    seconds += solver.wall_time
+    return (2 if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else 1), seconds
+
+
+def main():
+    for name in sys.argv[1:]:
+        with open(name) as f:
+            for number, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                puzzle = line.split()[0]
+                solutions, seconds = count_to_two(puzzle)
+                print(f"{name}\t{number}\t{solutions}\t{seconds:.6f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
