@@ -21,7 +21,8 @@ impl Successors<Board, Children> for BoardChildren {
 
 /// The shortcut of [`Board::count_solutions`]: a propagated board with at
 /// most `threshold` empty cells has its completions counted by the engine
-/// ([`Board::count_directly`], 9x9 only) rather than searched.
+/// ([`Board::count_directly`]: 9x9 boards, and others without killer cages)
+/// rather than searched. Under a node budget it counts only complete boards.
 #[derive(Clone, Copy, Debug)]
 struct DirectCount {
     threshold: usize,
@@ -45,7 +46,7 @@ impl Shortcut<Board> for DirectCount {
     fn count(&mut self, board: &Board, wanted: usize) -> Option<usize> {
         let found = board.count_directly(self.threshold, wanted)?;
         if found == 0 {
-            self.threshold = self.threshold.saturating_sub(DIRECT_STEP).max(DIRECT_FLOOR);
+            self.threshold = self.threshold.saturating_sub(DIRECT_STEP).max(DIRECT_FLOOR.min(self.threshold));
         }
         Some(found)
     }
@@ -68,7 +69,12 @@ fn counter(
     search: Dfs<Board, Children, BoardChildren>,
     meter: Meter,
 ) -> Counter<Dfs<Board, Children, BoardChildren>, impl FnMut(&Board) -> bool, DirectCount> {
-    search.counter(Board::is_complete).shortcut(DirectCount { threshold: DIRECT_FIRST }).with_meter(meter)
+    // A direct count is one node however many solutions it counts: under a
+    // node budget, every board is visited, so that the budget bounds the
+    // work the same way on every machine. (One direct count takes at most
+    // a few seconds, on the empty 6x6 board, which a time budget allows.)
+    let threshold = if meter.has_node_limit() { 0 } else { DIRECT_FIRST };
+    search.counter(Board::is_complete).shortcut(DirectCount { threshold }).with_meter(meter)
 }
 
 /// Every solution of a board, lazily: the depth-first search over

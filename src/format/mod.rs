@@ -16,6 +16,7 @@
 //! A [`Layout`] remembers how a puzzle was written, so that its solution can
 //! be printed the same way.
 
+mod cages_json;
 mod error;
 mod layout;
 mod parse;
@@ -153,10 +154,12 @@ impl Rules {
                 continue;
             }
             last_line = number;
-            let mut column = 0;
+            // The byte after the last token: where the next one is looked for.
+            let mut offset = 0;
             for token in line.split_whitespace() {
-                column = line[column..].find(token).map_or(column, |i| column + i) + 1;
-                let at = line[..column - 1].chars().count() + 1;
+                let start = line[offset..].find(token).map_or(offset, |i| offset + i);
+                offset = start + token.len();
+                let at = line[..start].chars().count() + 1;
                 if let Some((label, sum)) = token.split_once('=') {
                     let mut chars = label.chars();
                     let (Some(label), None) = (chars.next(), chars.next()) else {

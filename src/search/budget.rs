@@ -149,6 +149,11 @@ impl Meter {
 
     /// Counts one node; `false`, from then on, once the budget is spent.
     #[inline]
+    /// Whether the budget limits nodes.
+    pub(crate) fn has_node_limit(&self) -> bool {
+        self.budget.node_limit().is_some()
+    }
+
     pub(crate) fn tick(&mut self) -> bool {
         if self.visited >= self.allowed {
             return self.spent(Limit::Nodes(self.allowed));

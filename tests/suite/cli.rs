@@ -424,6 +424,19 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
             100
         )
     );
+    // The same cages as JSON list the same solutions.
+    let json = common::temp_file(
+        "cages.json",
+        r#"[{"sum": 3, "cells": [0, 1]}, {"sum": 7, "cells": [2, 3]}, {"sum": 5, "cells": [4, 8]},
+            {"sum": 5, "cells": [5, 6]}, {"sum": 5, "cells": [7, 11]}, {"sum": 5, "cells": [9, 10]},
+            {"sum": 7, "cells": [12, 13]}, {"sum": 3, "cells": [14, 15]}]"#,
+    );
+    let o = common::run(&["all", "--shape", "2x2", "--cages", json.to_str().unwrap(), "-"], "................\n");
+    assert_eq!(stdout(&o), listed);
+    let bad = common::temp_file("bad-cages.json", "[{\"sum\": 3, \"cells\": [0, 1]},\n {\"sum\": 3}]");
+    let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad-cages.json: line 2, column 2: a cage has no \"cells\""), "{}", stderr(&o));
 
     // Bad rules are usage errors that say what and where.
     let o = common::run(&["solve", "--regions", "aaab acbb", "-"], "");

@@ -240,3 +240,73 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     println!("fuzzed {inputs} inputs from seed {seed}: no panic, every solution valid");
 }
+
+/// Rules as text: region maps, cage maps and JSON cages for a 4x4 or 6x6
+/// board, valid ones mutated a few characters at a time. Nothing panics;
+/// rules that are accepted make boards whose bounded counts run and whose
+/// solutions keep every region and cage.
+#[test]
+#[ignore = "a fuzz run: .ci/run runs it in release mode"]
+fn fuzz_the_rules_readers() {
+    use lazydoku::Rules;
+    let inputs: u64 = std::env::var("LAZYDOKU_FUZZ_INPUTS").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let seed: u64 = std::env::var("LAZYDOKU_FUZZ_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed_0016);
+    let valid: &[(Shape, &str)] = &[
+        (Shape::new(2, 2), "aaab acbb ccbd cddd"),
+        (Shape::new(2, 2), "aabc\nddbc\neeff\nghhf\na=3 b=7 c=5\nd=3 e=7 f=6 g=4 h=5\n"),
+        (
+            Shape::new(2, 2),
+            r#"{"cages": [{"sum": 3, "cells": [0, 1]}, {"sum": 7, "cells": [14, 15]}], "note": [1, {"x": null}]}"#,
+        ),
+        (Shape::new(2, 3), "aaabbb aaabbb cccddd cccddd eeefff eeefff"),
+        (Shape::new(2, 3), r#"[{"sum": 11, "cells": [0, 1, 6]}, {"cells": [35, 34], "sum": 3}]"#),
+    ];
+    let extra: &[char] = &['{', '}', '[', ']', '"', ':', ',', '=', '\\', '9', '-', 'e', '.', '\n'];
+    let mut random = Random(seed);
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failures = Vec::new();
+    for n in 0..inputs {
+        let &(shape, text) = random.pick(valid);
+        let mut chars: Vec<char> = text.chars().collect();
+        for _ in 0..random.below(4) {
+            let at = random.below(chars.len() + 1);
+            let ch = if random.below(2) == 0 { *random.pick(extra) } else { *random.pick(ALPHABET) };
+            match random.below(3) {
+                0 if at < chars.len() => chars[at] = ch,
+                1 if at < chars.len() => {
+                    chars.remove(at);
+                }
+                _ => chars.insert(at, ch),
+            }
+        }
+        let text: String = chars.into_iter().collect();
+        let check = || {
+            let base = Rules::new(shape);
+            for rules in
+                [base.clone().with_regions(&text), base.clone().with_cage_map(&text), base.with_cage_json(&text)]
+            {
+                let Ok(rules) = rules else { continue };
+                let units: Vec<Vec<usize>> = rules.regions().map(|(_, cells)| cells).collect();
+                let board = Board::empty_with(&rules);
+                let _ = board.count_solutions_within(2, Budget::nodes(2_000));
+                for solution in board.solutions().within(Budget::nodes(500)).take(3) {
+                    assert!(common::solves_units(board.as_str(), solution.as_str(), &units), "{solution}");
+                    for (sum, cells) in rules.cages() {
+                        let total: usize = cells.iter().map(|&c| usize::from(solution.get(c).unwrap())).sum();
+                        assert_eq!(total, sum, "{solution}");
+                    }
+                }
+            }
+        };
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(check)) {
+            let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+            failures.push(format!("input {n}: {text:?}: {message}"));
+            if failures.len() >= 5 {
+                break;
+            }
+        }
+    }
+    std::panic::set_hook(quiet);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

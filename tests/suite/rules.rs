@@ -338,3 +338,49 @@ fn region_maps_replace_boxes_and_keep_every_other_rule() {
         "a region map has 14 labels; it needs one per cell, 16"
     );
 }
+
+#[test]
+fn cages_read_as_json_with_their_errors_placed() {
+    let four = || Rules::new(Shape::new(2, 2));
+    let json = r##"{
+  "title": "a killer 4x4",
+  "cages": [
+    {"sum": 3, "cells": [0, 1]},
+    {"cells": [14, 15], "sum": 7, "colour": "#ffd"}
+  ]
+}"##;
+    let killer = four().with_cage_json(json).unwrap();
+    assert_eq!(killer.cages().collect::<Vec<_>>(), [(3, vec![0, 1]), (7, vec![14, 15])]);
+    // The same cages as a cage map make the same rules.
+    assert_eq!(killer, four().with_cage_map("aa.. .... .... ..bb a=3 b=7").unwrap());
+    assert_eq!(four().with_cage_json("[]").unwrap(), four());
+    // Labels and text beyond ASCII are placed by character, not byte.
+    assert_eq!(
+        four().with_cage_map("\u{e9}a.. .... .... .... a=1 \u{e9}x=2").unwrap_err().to_string(),
+        "line 1, column 25: \"\u{e9}x=2\": a sum names one label, as a=12"
+    );
+    let error = |text: &str| four().with_cage_json(text).unwrap_err().to_string();
+    assert_eq!(error(r#"[{"sum": 3}]"#), "line 1, column 2: a cage has no \"cells\"");
+    assert_eq!(error(r#"[{"cells": [0]}]"#), "line 1, column 2: a cage has no \"sum\"");
+    assert_eq!(
+        error(r#"[{"sum": 3.5, "cells": [0, 1]}]"#),
+        "line 1, column 10: expected a whole number, found \"3.5\""
+    );
+    assert_eq!(error(r#"[{"sum": -3, "cells": [0, 1]}]"#), "line 1, column 10: expected a whole number, found \"-3\"");
+    assert_eq!(error("[{\"sum\": 3,\n  \"cells\": [0, 1}]"), "line 2, column 17: expected ',' or ']', found '}'");
+    assert_eq!(
+        error(r#"[{"sum": 3, "cells": [0, 16]}]"#),
+        "line 1, column 2: cell 16 is off the board; use an index below 16"
+    );
+    assert_eq!(
+        error(r#"[{"sum": 3, "cells": [0, 1]}, {"sum": 4, "cells": [1, 2]}]"#),
+        "line 1, column 31: cell 1 is already in another cage"
+    );
+    assert_eq!(error(r#"{"puzzle": "1..."}"#), "line 1, column 1: the object has no \"cages\" member");
+    assert_eq!(error("[] x"), "line 1, column 4: 'x' after the end of the cages");
+    assert_eq!(error(r#"[{"sum": 3, "sum": 4, "cells": [0, 1]}]"#), "line 1, column 13: a cage has two sums");
+    assert_eq!(error("["), "line 1, column 2: expected '{', found the end");
+    assert_eq!(error(&"[".repeat(100_000)), "line 1, column 2: expected '{', found '['");
+    let deep = format!("{{\"x\": {}1{}, \"cages\": []}}", "[".repeat(100), "]".repeat(100));
+    assert!(error(&deep).contains("nest more than 64 deep"), "{}", error(&deep));
+}

@@ -179,7 +179,7 @@ struct PuzzleArgs {
     #[arg(long)]
     windoku: bool,
     /// Killer cages from FILE: a cage map (one label per cell, `.` for none),
-    /// then `label=sum` for each cage.
+    /// then `label=sum` for each cage; or JSON, `[{"sum": 3, "cells": [0, 1]}, ...]`.
     #[arg(long, value_name = "FILE")]
     cages: Option<String>,
 }
@@ -216,7 +216,9 @@ impl PuzzleArgs {
         }
         if let Some(file) = &self.cages {
             let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-            rules = rules.with_cage_map(&text).map_err(|e| format!("{file}: {e}"))?;
+            let json = text.trim_start().starts_with(['[', '{']);
+            let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
+            rules = cages.map_err(|e| format!("{file}: {e}"))?;
         }
         Ok(Some(rules))
     }

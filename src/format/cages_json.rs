@@ -1,0 +1,242 @@
+//! Killer cages as JSON: [`Rules::with_cage_json`].
+
+use crate::board::{Rules, RulesError};
+
+/// A cage as read, with where it starts for errors.
+struct JsonCage {
+    at: (usize, usize),
+    sum: Option<usize>,
+    cells: Option<Vec<usize>>,
+}
+
+/// A cursor over JSON text that knows each byte's line and column.
+struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+/// How deep arrays and objects may nest in a value that is skipped: far
+/// more than any cage file needs, and a bound on the recursion.
+const MAX_DEPTH: usize = 64;
+
+impl Reader<'_> {
+    /// The line and column (from 1, in characters) of byte `at`.
+    fn place(&self, at: usize) -> (usize, usize) {
+        let before = &self.text[..at];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        (line, column)
+    }
+
+    fn error(&self, at: usize, reason: impl Into<String>) -> RulesError {
+        let (line, column) = self.place(at);
+        RulesError::CageMap { line, column, reason: reason.into() }
+    }
+
+    fn skip_space(&mut self) {
+        let rest = &self.text[self.pos..];
+        self.pos += rest.len() - rest.trim_start().len();
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_space();
+        self.text[self.pos..].chars().next()
+    }
+
+    fn expect(&mut self, wanted: char, what: &str) -> Result<(), RulesError> {
+        match self.peek() {
+            Some(c) if c == wanted => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(c) => Err(self.error(self.pos, format!("expected {what}, found '{c}'"))),
+            None => Err(self.error(self.pos, format!("expected {what}, found the end"))),
+        }
+    }
+
+    /// A string without escapes beyond `\"` and `\\` (keys are plain words).
+    fn string(&mut self) -> Result<String, RulesError> {
+        self.expect('"', "a string")?;
+        let mut out = String::new();
+        let mut chars = self.text[self.pos..].char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.pos += i + 1;
+                    return Ok(out);
+                }
+                '\\' => match chars.next() {
+                    Some((_, e @ ('"' | '\\' | '/'))) => out.push(e),
+                    _ => return Err(self.error(self.pos + i, "only \\\" \\\\ and \\/ escapes are read")),
+                },
+                c => out.push(c),
+            }
+        }
+        Err(self.error(self.text.len(), "a string is not closed"))
+    }
+
+    /// A whole number, at most `usize::MAX`.
+    fn number(&mut self) -> Result<usize, RulesError> {
+        self.skip_space();
+        let start = self.pos;
+        let digits = self.text[start..].bytes().take_while(u8::is_ascii_digit).count();
+        let end = start + digits;
+        let next = self.text[end..].chars().next();
+        if digits == 0 || matches!(next, Some('.' | 'e' | 'E')) {
+            let found: String = self.text[start..]
+                .chars()
+                .take_while(|c| !matches!(c, ',' | ']' | '}') && !c.is_whitespace())
+                .collect();
+            return Err(self.error(start, format!("expected a whole number, found {found:?}")));
+        }
+        self.pos = end;
+        self.text[start..end].parse().map_err(|_| self.error(start, "the number is too large"))
+    }
+
+    /// The items of an array, each read by `item`.
+    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Result<(), RulesError>) -> Result<(), RulesError> {
+        self.expect('[', "'['")?;
+        if self.peek() == Some(']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                _ => return self.expect(']', "',' or ']'"),
+            }
+        }
+    }
+
+    /// The members of an object, each value read by `member` given its key
+    /// and where the key starts.
+    fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &str, usize) -> Result<(), RulesError>,
+    ) -> Result<(), RulesError> {
+        self.expect('{', "'{'")?;
+        if self.peek() == Some('}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_space();
+            let at = self.pos;
+            let key = self.string()?;
+            self.expect(':', "':'")?;
+            member(self, &key, at)?;
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                _ => return self.expect('}', "',' or '}'"),
+            }
+        }
+    }
+
+    /// Any value, read and dropped: members a cage file may carry for
+    /// other programs.
+    fn skip_value(&mut self, depth: usize) -> Result<(), RulesError> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(self.pos, format!("values nest more than {MAX_DEPTH} deep")));
+        }
+        match self.peek() {
+            Some('[') => self.array(|r| r.skip_value(depth + 1)),
+            Some('{') => self.object(|r, _, _| r.skip_value(depth + 1)),
+            Some('"') => self.string().map(|_| ()),
+            Some(_) => {
+                let rest = &self.text[self.pos..];
+                let word = rest.find(|c: char| matches!(c, ',' | ']' | '}') || c.is_whitespace()).unwrap_or(rest.len());
+                if word == 0 {
+                    return Err(self.error(self.pos, "expected a value"));
+                }
+                self.pos += word;
+                Ok(())
+            }
+            None => Err(self.error(self.pos, "expected a value, found the end")),
+        }
+    }
+
+    fn cage(&mut self, cages: &mut Vec<JsonCage>) -> Result<(), RulesError> {
+        self.skip_space();
+        let mut cage = JsonCage { at: self.place(self.pos), sum: None, cells: None };
+        self.object(|r, key, at| match key {
+            "sum" if cage.sum.is_some() => Err(r.error(at, "a cage has two sums")),
+            "sum" => {
+                cage.sum = Some(r.number()?);
+                Ok(())
+            }
+            "cells" if cage.cells.is_some() => Err(r.error(at, "a cage has two lists of cells")),
+            "cells" => {
+                let mut cells = Vec::new();
+                r.array(|r| {
+                    cells.push(r.number()?);
+                    Ok(())
+                })?;
+                cage.cells = Some(cells);
+                Ok(())
+            }
+            _ => r.skip_value(0),
+        })?;
+        cages.push(cage);
+        Ok(())
+    }
+}
+
+impl Rules {
+    /// These rules with killer cages given as JSON: an array of objects
+    /// with a `sum` and the `cells` (indices row by row from 0), or an
+    /// object whose `cages` member is that array. Other members are
+    /// skipped, so a file may carry more for other programs.
+    ///
+    /// ```json
+    /// {"cages": [{"sum": 3, "cells": [0, 1]}, {"sum": 7, "cells": [14, 15]}]}
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CageMap`] with the line and column: text that is not
+    /// such JSON, a cage without a sum or cells, or a cage the rules refuse
+    /// (as [`Rules::with_cage`] says why).
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let killer = Rules::new(Shape::new(2, 2)).with_cage_json(r#"[{"sum": 3, "cells": [0, 1]}]"#)?;
+    /// assert_eq!(killer.cages().collect::<Vec<_>>(), [(3, vec![0, 1])]);
+    /// let err = Rules::new(Shape::new(2, 2)).with_cage_json(r#"[{"sum": 9, "cells": [0, 1]}]"#).unwrap_err();
+    /// assert_eq!(err.to_string(), "line 1, column 2: no 2 distinct digits add up to 9");
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_cage_json(self, text: &str) -> Result<Rules, RulesError> {
+        let mut reader = Reader { text, pos: 0 };
+        let mut cages = Vec::new();
+        let mut found_cages = false;
+        if reader.peek() == Some('{') {
+            reader.object(|r, key, _| {
+                if key == "cages" {
+                    found_cages = true;
+                    r.array(|r| r.cage(&mut cages))
+                } else {
+                    r.skip_value(0)
+                }
+            })?;
+        } else {
+            found_cages = true;
+            reader.array(|r| r.cage(&mut cages))?;
+        }
+        if !found_cages {
+            return Err(reader.error(0, "the object has no \"cages\" member"));
+        }
+        if let Some(c) = reader.peek() {
+            return Err(reader.error(reader.pos, format!("'{c}' after the end of the cages")));
+        }
+        let mut rules = self;
+        for JsonCage { at: (line, column), sum, cells } in cages {
+            let place = |reason: String| RulesError::CageMap { line, column, reason };
+            let sum = sum.ok_or_else(|| place("a cage has no \"sum\"".to_owned()))?;
+            let cells = cells.ok_or_else(|| place("a cage has no \"cells\"".to_owned()))?;
+            rules = rules.with_cage(sum, &cells).map_err(|e| place(e.to_string()))?;
+        }
+        Ok(rules)
+    }
+}
