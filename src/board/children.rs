@@ -34,6 +34,12 @@ impl Children {
 
     /// The children of `parent`.
     pub(crate) fn new(parent: &Board) -> Children {
+        Children::branching(parent, None)
+    }
+
+    /// The children of `parent`, branching on a cell picked by `seed` among
+    /// those with the fewest candidates when `seed` is given.
+    pub(crate) fn branching(parent: &Board, seed: Option<u64>) -> Children {
         let none = Children::none();
         if parent.is_complete() {
             return none;
@@ -42,7 +48,11 @@ impl Children {
         if !parent.is_settled() && parent.settle().is_err() {
             return none;
         }
-        match parent.branch_cell() {
+        let branch = match seed {
+            Some(seed) => parent.branch_cell_seeded(seed),
+            None => parent.branch_cell(),
+        };
+        match branch {
             Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
             // Propagation alone completed it.
             None => Children { parent: Some(parent), branch: None, remaining: 0 },

@@ -229,6 +229,22 @@ impl General {
         Residual::new(candidates, peers, count)
     }
 
+    /// An empty cell with the fewest candidates that `seed` picks (the same
+    /// seed and board give the same cell), and its candidates; `None` for a
+    /// complete board.
+    pub(crate) fn branch_cell_seeded(&self, seed: u64) -> Option<(usize, u32)> {
+        let open = |c: &usize| self.text[*c] == EMPTY;
+        let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min()?;
+        let tied = (0..self.geometry.cells).filter(|c| open(c) && self.cands[*c].count_ones() == fewest);
+        // A multiplicative hash of the seed and the board's progress: the
+        // pick changes from node to node and from seed to seed.
+        let mixed =
+            (seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let count = tied.clone().count() as u64;
+        let cell = tied.clone().nth(usize::try_from((mixed >> 32) % count).expect("below the cell count"))?;
+        Some((cell, self.cands[cell]))
+    }
+
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
     /// of the other. Returns whether anything was eliminated.

@@ -58,9 +58,56 @@ impl Shortcut<Board> for DirectCount {
 /// node of the walk is one node of `meter`'s budget; the count stops short
 /// when it is spent.
 pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<Exhausted>) {
+    if limit <= DIVE_LIMIT && meter.is_unlimited() && board.uses_general_engine() {
+        return (count_with_dives(board, limit), None);
+    }
     let mut counter = counter(Search::new(board, BoardChildren, Stack::new()), meter);
     let count = counter.up_to(limit);
     (count, counter.exhausted())
+}
+
+/// Counts up to this use [`count_with_dives`] on the general engine.
+const DIVE_LIMIT: usize = 16;
+/// Nodes per unit of the Luby sequence in [`count_with_dives`].
+const DIVE_UNIT: u64 = 64;
+
+/// A small count on a board of the general engine: the depth-first count,
+/// in slices, taking turns with randomized dives.
+///
+/// Large boards are heavy-tailed: one early branch on a cell where two
+/// solutions differ hides the second behind a subtree that can take
+/// minutes to refute, while a search that branches in another order finds
+/// it at once. Each dive is a depth-first search whose branch cell is
+/// picked at random among those with the fewest candidates and whose digits
+/// are shuffled, on a node budget from the Luby sequence; the distinct
+/// solutions of all the dives add up, and once `limit` of them are found,
+/// that is the answer. The depth-first count gets as many nodes between the
+/// dives and resumes where it stopped, so the dives take at most half the
+/// work, and the count is exact when it ends first. docs/performance.md has
+/// the figures.
+fn count_with_dives(board: Board, limit: usize) -> usize {
+    let mut counter = counter(Search::new(board.clone(), BoardChildren, Stack::new()), Meter::new(Budget::UNLIMITED));
+    let mut counted = 0;
+    let mut found: Vec<Board> = Vec::new();
+    let mut run = 0;
+    loop {
+        run += 1;
+        let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
+        counter = counter.within(Budget::nodes(slice));
+        counted += counter.up_to(limit - counted);
+        if counted >= limit || counter.exhausted().is_none() {
+            return counted;
+        }
+        let dive = crate::search::shuffled_dfs(board.clone(), |b: &Board| b.children_seeded(run), run);
+        for solution in crate::search::bounded(dive, Budget::nodes(slice)).filter(Board::is_complete) {
+            if !found.contains(&solution) {
+                found.push(solution);
+                if found.len() >= limit {
+                    return limit;
+                }
+            }
+        }
+    }
 }
 
 /// The count of [`Board::count_solutions`] over a search of the solutions,

@@ -149,6 +149,11 @@ impl Meter {
 
     /// Counts one node; `false`, from then on, once the budget is spent.
     #[inline]
+    /// Whether the budget has no limit at all.
+    pub(crate) fn is_unlimited(&self) -> bool {
+        self.budget == Budget::UNLIMITED
+    }
+
     /// Whether the budget limits nodes.
     pub(crate) fn has_node_limit(&self) -> bool {
         self.budget.node_limit().is_some()

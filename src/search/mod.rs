@@ -96,6 +96,7 @@ pub use iddfs::{Iddfs, iddfs};
 pub use interleave::{Interleave, interleave};
 #[cfg(feature = "parallel")]
 pub use parallel::{ParCounter, ParDfs, SharedShortcut, par_dfs};
+pub(crate) use restarts::luby_at;
 pub use restarts::{Restarts, luby, restarts};
 pub use shuffled::Shuffled;
 pub use walk::{Pruned, Search, Successors};

@@ -52,7 +52,7 @@ pub fn luby(indices: impl IntoIterator<Item = u64>) -> impl Iterator<Item = u64>
 /// The `i`-th term (from 1) of the Luby sequence: `2^(k-1)` when `i` is
 /// `2^k - 1`, otherwise the term at `i - 2^(k-1) + 1` for the `k` with
 /// `2^(k-1) <= i < 2^k - 1`.
-fn luby_at(mut i: u64) -> u64 {
+pub(crate) fn luby_at(mut i: u64) -> u64 {
     loop {
         if i <= 1 {
             return 1;

@@ -147,3 +147,22 @@ fn the_general_engine_agrees_on_public_9x9_sets() {
     general_engine_agrees("puzzles5_forum_hardest_1905_11+", 20);
     general_engine_agrees("puzzles7_serg_benchmark", 100);
 }
+
+/// 16x16 counts to 2, which the general engine answers with randomized
+/// dives beside its depth-first count: the unique puzzles stay at 1 and
+/// those with clues removed reach 2, as CP-SAT counts them too
+/// (`benches/peers/sizes.sh`). Every solution found is checked.
+#[test]
+fn counts_to_two_on_16x16_agree_with_the_solutions() {
+    for (name, expected) in [("hard16.txt", 1), ("removed16.txt", 2)] {
+        for (i, line) in load(name).iter().enumerate() {
+            let board: Board = line.parse().unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+            assert_eq!(board.count_solutions(2), expected, "{name} #{i}");
+            let solutions: Vec<Board> = board.solutions().take(2).collect();
+            assert_eq!(solutions.len(), expected, "{name} #{i}");
+            for solution in &solutions {
+                assert!(is_solution_of(line, solution.as_str(), 4, 4, false), "{name} #{i}: invalid {solution}");
+            }
+        }
+    }
+}
