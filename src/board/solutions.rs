@@ -59,7 +59,7 @@ impl Shortcut<Board> for DirectCount {
 /// when it is spent.
 pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<Exhausted>) {
     if limit <= DIVE_LIMIT && meter.is_unlimited() && board.uses_general_engine() {
-        return (count_with_dives(board, limit), None);
+        return (count_with_dives(&board, limit), None);
     }
     let mut counter = counter(Search::new(board, BoardChildren, Stack::new()), meter);
     let count = counter.up_to(limit);
@@ -85,17 +85,18 @@ const DIVE_UNIT: u64 = 64;
 /// dives and resumes where it stopped, so the dives take at most half the
 /// work, and the count is exact when it ends first. docs/performance.md has
 /// the figures.
-fn count_with_dives(board: Board, limit: usize) -> usize {
-    let mut counter = counter(Search::new(board.clone(), BoardChildren, Stack::new()), Meter::new(Budget::UNLIMITED));
+fn count_with_dives(board: &Board, limit: usize) -> usize {
+    let mut depth_first =
+        counter(Search::new(board.clone(), BoardChildren, Stack::new()), Meter::new(Budget::UNLIMITED));
     let mut counted = 0;
     let mut found: Vec<Board> = Vec::new();
     let mut run = 0;
     loop {
         run += 1;
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
-        counter = counter.within(Budget::nodes(slice));
-        counted += counter.up_to(limit - counted);
-        if counted >= limit || counter.exhausted().is_none() {
+        depth_first = depth_first.within(Budget::nodes(slice));
+        counted += depth_first.up_to(limit - counted);
+        if counted >= limit || depth_first.exhausted().is_none() {
             return counted;
         }
         let dive = crate::search::shuffled_dfs(board.clone(), |b: &Board| b.children_seeded(run), run);
