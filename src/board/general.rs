@@ -236,8 +236,8 @@ impl General {
         let open = |c: &usize| self.text[*c] == EMPTY;
         let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min()?;
         let tied = (0..self.geometry.cells).filter(|c| open(c) && self.cands[*c].count_ones() == fewest);
-        // A multiplicative hash of the seed and the board's progress: the
-        // pick changes from node to node and from seed to seed.
+        // The seed mixed with the number of empty cells, so that the pick
+        // changes with the depth and with the seed.
         let mixed =
             (seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         let count = tied.clone().count() as u64;
