@@ -237,7 +237,7 @@ impl General {
         let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min()?;
         let tied = (0..self.geometry.cells).filter(|c| open(c) && self.cands[*c].count_ones() == fewest);
         // The seed mixed with the number of empty cells, so that the pick
-        // changes with the depth and with the seed.
+        // changes with the depth and from one seed to another.
         let mixed =
             (seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         let count = tied.clone().count() as u64;
