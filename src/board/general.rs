@@ -210,15 +210,16 @@ impl General {
         // Each cell's index among the empty ones; `u8::MAX` for a filled one.
         let mut index = [u8::MAX; super::MAX_SIDE * super::MAX_SIDE];
         let mut candidates = [M::ZERO; MAX_CELLS];
+        let mut position = [0usize; MAX_CELLS];
         let mut count = 0;
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             index[cell] = u8::try_from(count).expect("at most 64 empty cells");
             candidates[count] = M::from_bits(self.cands[cell]);
+            position[count] = cell;
             count += 1;
         }
         let mut peers = [0 as Cells; MAX_CELLS];
-        for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
-            let k = usize::from(index[cell]);
+        for (k, &cell) in position.iter().enumerate().take(count) {
             for &peer in g.peers(cell) {
                 let j = index[usize::from(peer)];
                 if j != u8::MAX {
@@ -229,18 +230,27 @@ impl General {
         Residual::new(candidates, peers, count)
     }
 
+    /// The empty cells with the fewest candidates, in order; none for a
+    /// complete board.
+    fn fewest_candidate_cells(&self) -> impl Iterator<Item = usize> + Clone + '_ {
+        let open = |c: &usize| self.text[*c] == EMPTY;
+        let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min().unwrap_or(0);
+        (0..self.geometry.cells).filter(move |c| open(c) && self.cands[*c].count_ones() == fewest)
+    }
+
     /// An empty cell with the fewest candidates that `seed` picks (the same
     /// seed and board give the same cell), and its candidates; `None` for a
     /// complete board.
     pub(crate) fn branch_cell_seeded(&self, seed: u64) -> Option<(usize, u32)> {
-        let open = |c: &usize| self.text[*c] == EMPTY;
-        let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min()?;
-        let tied = (0..self.geometry.cells).filter(|c| open(c) && self.cands[*c].count_ones() == fewest);
+        let tied = self.fewest_candidate_cells();
         // The seed mixed with the number of empty cells, so that the pick
         // changes with the depth and from one seed to another.
         let mixed =
             (seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         let count = tied.clone().count() as u64;
+        if count == 0 {
+            return None;
+        }
         let cell = tied.clone().nth(usize::try_from((mixed >> 32) % count).expect("below the cell count"))?;
         Some((cell, self.cands[cell]))
     }
@@ -363,15 +373,10 @@ impl Engine for General {
     /// `None` for a complete board. Among equals, the one with the most empty
     /// peers, where a guess has the most to propagate to (as on 9x9).
     fn branch_cell(&self) -> Option<(usize, u32)> {
-        let fewest =
-            (0..self.geometry.cells).filter(|&c| self.text[c] == EMPTY).map(|c| self.cands[c].count_ones()).min()?;
         let empty_peers =
             |c: usize| self.geometry.peers(c).iter().filter(|&&p| self.text[usize::from(p)] == EMPTY).count();
         // Scoring every tied cell costs more than it saves; eight is plenty.
-        let cell = (0..self.geometry.cells)
-            .filter(|&c| self.text[c] == EMPTY && self.cands[c].count_ones() == fewest)
-            .take(8)
-            .max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
+        let cell = self.fewest_candidate_cells().take(8).max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
         Some((cell, self.cands[cell]))
     }
 }
