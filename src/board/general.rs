@@ -1,6 +1,7 @@
 //! The engine for every shape but the classic 9x9 (which has its own in
-//! `nine.rs`): per-cell candidate masks, with naked and hidden singles and
-//! locked candidates over the shape's regions, whatever they are.
+//! `nine.rs`): per-cell candidate masks and per-unit digit places, with
+//! naked and hidden singles and locked candidates over the shape's regions,
+//! whatever they are, and killer cage sums.
 
 use smallvec::SmallVec;
 
@@ -9,8 +10,13 @@ use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
 
-/// Cells whose candidates fell to one and still wait to be filled.
-type Singles = SmallVec<[u16; 32]>;
+fn to_u16(cell: usize) -> u16 {
+    u16::try_from(cell).expect("at most 625 cells")
+}
+
+/// Cells to fill, each with its digit's bit: naked singles (the cell's one
+/// candidate) and hidden singles (the one place of a digit in a unit).
+type Forced = SmallVec<[(u16, u32); 32]>;
 
 #[derive(Clone, Debug)]
 pub(crate) struct General {
@@ -18,9 +24,17 @@ pub(crate) struct General {
     text: SmallVec<[u8; 81]>,
     /// Candidates of each empty cell; the single bit of its digit for a filled one.
     cands: SmallVec<[u32; 81]>,
+    /// `places[unit * side + d]`: where digit `d + 1` can go in the unit,
+    /// bit `i` for its `i`-th cell (a filled cell keeps its own digit). Kept
+    /// as the candidates change, so that a digit down to one place is seen
+    /// at once rather than by sweeping every unit.
+    places: SmallVec<[u32; 261]>,
+    /// The digits whose places changed in each unit since locked candidates
+    /// last found nothing: only overlaps of those units can yield more.
+    changed: SmallVec<[u32; 29]>,
     /// How many cells are empty.
     empty: u16,
-    /// Whether no single is left to propagate: true for boards that came out
+    /// Whether nothing is left to propagate: true for boards that came out
     /// of propagation, false for parsed and placed ones.
     settled: bool,
 }
@@ -32,17 +46,22 @@ impl General {
         size_of::<General>()
             + heap(self.text.spilled(), self.text.capacity())
             + heap(self.cands.spilled(), self.cands.capacity() * size_of::<u32>())
+            + heap(self.places.spilled(), self.places.capacity() * size_of::<u32>())
+            + heap(self.changed.spilled(), self.changed.capacity() * size_of::<u32>())
     }
 
     /// The empty board of these rules.
     pub(crate) fn empty(geometry: SharedGeometry) -> General {
-        let (cells, full) = (geometry.cells, geometry.full);
+        let (cells, full, units) = (geometry.cells, geometry.full, geometry.unit_count());
+        let every_place = (1u32 << geometry.side) - 1;
         General {
-            geometry,
             text: SmallVec::from_elem(EMPTY, cells),
             cands: SmallVec::from_elem(full, cells),
+            places: SmallVec::from_elem(every_place, units * geometry.side),
+            changed: SmallVec::from_elem(full, units),
             empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,
+            geometry,
         }
     }
 
@@ -51,109 +70,143 @@ impl General {
         &self.geometry
     }
 
-    fn fill(&mut self, cell: usize, bit: u32) {
-        self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
-        self.cands[cell] = bit;
-        self.empty -= 1;
+    /// Takes the places of `cell` out of the places of the digits in
+    /// `bits`, queueing a digit left with one place in a unit when that
+    /// place is an empty cell. A digit left with no place is a
+    /// contradiction.
+    #[inline]
+    fn remove_places(&mut self, g: &Geometry, cell: usize, bits: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+        for m in g.memberships(cell) {
+            let unit = usize::from(m.unit);
+            self.changed[unit] |= bits;
+            let row = unit * g.side;
+            let mut rest = bits;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                let slot = row + bit.trailing_zeros() as usize;
+                let left = self.places[slot] & !(1 << m.place);
+                self.places[slot] = left;
+                if left == 0 {
+                    return Err(Contradiction);
+                }
+                if left.is_power_of_two() {
+                    let only = g.unit_cell(unit, left.trailing_zeros() as usize);
+                    if self.text[only] == EMPTY {
+                        forced.push((to_u16(only), bit));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
-    fn gather_singles(&self, singles: &mut Singles) {
-        singles.extend(
-            (0..self.geometry.cells)
-                .filter(|&c| self.text[c] == EMPTY && self.cands[c].count_ones() <= 1)
-                .map(|c| u16::try_from(c).expect("at most 625 cells")),
-        );
+    /// [`General::remove_places`] for a board that is not propagated: no
+    /// queue and no contradiction, which propagation finds later.
+    fn drop_places(&mut self, g: &Geometry, cell: usize, bits: u32) {
+        for m in g.memberships(cell) {
+            let unit = usize::from(m.unit);
+            self.changed[unit] |= bits;
+            let mut rest = bits;
+            while rest != 0 {
+                self.places[unit * g.side + rest.trailing_zeros() as usize] &= !(1 << m.place);
+                rest &= rest - 1;
+            }
+        }
     }
 
     /// Fills `bit` into the empty `cell` and removes it from the peers,
-    /// queueing each peer left with one candidate.
-    fn assign(&mut self, g: &Geometry, cell: usize, bit: u32, singles: &mut Singles) -> Result<(), Contradiction> {
-        self.fill(cell, bit);
+    /// queueing what that forces.
+    fn assign(&mut self, g: &Geometry, cell: usize, bit: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+        let others = self.cands[cell] & !bit;
+        self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
+        self.cands[cell] = bit;
+        self.empty -= 1;
+        self.remove_places(g, cell, others, forced)?;
         for &peer in g.peers(cell) {
             let peer = usize::from(peer);
             if self.cands[peer] & bit != 0 {
                 if self.text[peer] != EMPTY {
                     return Err(Contradiction);
                 }
-                self.eliminate(peer, bit, singles)?;
+                self.eliminate(g, peer, bit, forced)?;
             }
         }
         Ok(())
     }
 
-    /// Removes `bits` from the candidates of the empty `cell`, queueing it if
-    /// one is left.
-    fn eliminate(&mut self, cell: usize, bits: u32, singles: &mut Singles) -> Result<(), Contradiction> {
+    /// Removes `bits` (some of its candidates) from the empty `cell`,
+    /// queueing it if one is left.
+    #[inline]
+    fn eliminate(&mut self, g: &Geometry, cell: usize, bits: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+        let gone = self.cands[cell] & bits;
         let left = self.cands[cell] & !bits;
         if left == 0 {
             return Err(Contradiction);
         }
         self.cands[cell] = left;
         if left.is_power_of_two() {
-            singles.push(u16::try_from(cell).expect("at most 625 cells"));
+            forced.push((to_u16(cell), left));
+        }
+        self.remove_places(g, cell, gone, forced)
+    }
+
+    /// Queues what a board that was not propagated already forces: cells
+    /// with one candidate, and digits with one place in a unit. A digit
+    /// with no place, or a cell with no candidate, is a contradiction.
+    fn gather_forced(&self, g: &Geometry, forced: &mut Forced) -> Result<(), Contradiction> {
+        for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
+            match self.cands[cell] {
+                0 => return Err(Contradiction),
+                bit if bit.is_power_of_two() => forced.push((to_u16(cell), bit)),
+                _ => {}
+            }
+        }
+        for (slot, &left) in self.places.iter().enumerate() {
+            if left == 0 {
+                return Err(Contradiction);
+            }
+            let (unit, digit) = (slot / g.side, slot % g.side);
+            if left.is_power_of_two() {
+                let only = g.unit_cell(unit, left.trailing_zeros() as usize);
+                if self.text[only] == EMPTY {
+                    forced.push((to_u16(only), 1 << digit));
+                }
+            }
         }
         Ok(())
     }
 
-    /// Fills naked singles from the queue, then sweeps every region for
-    /// hidden singles, then for locked candidates, until none finds anything.
-    fn propagate(&mut self, g: &Geometry, singles: &mut Singles) -> Result<(), Contradiction> {
+    /// Fills the forced cells, then looks at killer cages and locked
+    /// candidates, until nothing is left to do.
+    fn propagate(&mut self, g: &Geometry, forced: &mut Forced) -> Result<(), Contradiction> {
         loop {
-            while let Some(cell) = singles.pop() {
+            while let Some((cell, bit)) = forced.pop() {
                 let cell = usize::from(cell);
-                if self.text[cell] == EMPTY {
-                    let bit = self.cands[cell];
-                    if bit == 0 {
+                if self.text[cell] != EMPTY {
+                    // Filled since: by this digit, or by another when two
+                    // digits had their only place in this one cell.
+                    if self.cands[cell] != bit {
                         return Err(Contradiction);
                     }
-                    self.assign(g, cell, bit, singles)?;
+                } else if self.cands[cell] & bit == 0 {
+                    return Err(Contradiction);
+                } else {
+                    self.assign(g, cell, bit, forced)?;
                 }
             }
             if self.empty == 0 {
                 // Singles may fill a cage's last cells in one round: check its sum.
-                return self.cage_sums(g, singles).map(|_| ());
+                return self.cage_sums(g, forced).map(|_| ());
             }
-            let mut found = false;
-            for unit in g.units() {
-                let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
-                for &cell in unit {
-                    let cell = usize::from(cell);
-                    let cands = self.cands[cell];
-                    if self.text[cell] == EMPTY {
-                        twice |= once & cands;
-                        once |= cands;
-                    } else {
-                        placed |= cands;
-                    }
-                }
-                if once | placed != g.full {
-                    return Err(Contradiction);
-                }
-                let mut hidden = once & !twice;
-                while hidden != 0 {
-                    let bit = hidden & hidden.wrapping_neg();
-                    hidden ^= bit;
-                    let cell = unit
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .find(|&c| self.cands[c] & bit != 0)
-                        .ok_or(Contradiction)?;
-                    if self.text[cell] != EMPTY {
-                        // Two digits had their only place in this one cell.
-                        return Err(Contradiction);
-                    }
-                    self.assign(g, cell, bit, singles)?;
-                    found = true;
-                }
-            }
-            // Locked candidates cost a sweep over every pair of regions; near
-            // the leaves (fewer empty cells than two rows hold) singles finish
-            // the board alone, and enumeration spends most nodes there.
-            let worth_it = usize::from(self.empty) > 2 * g.side;
-            if found || !singles.is_empty() || self.cage_sums(g, singles)? {
+            if self.cage_sums(g, forced)? {
                 continue;
             }
-            if !(worth_it && self.locked_candidates(g, singles)?) {
+            // Locked candidates cost a look at overlapping regions; near the
+            // leaves (fewer empty cells than two rows hold) singles finish
+            // the board alone, and enumeration spends most nodes there.
+            let worth_it = usize::from(self.empty) > 2 * g.side;
+            if !(worth_it && self.locked_candidates(g, forced)?) {
                 return Ok(());
             }
         }
@@ -163,7 +216,7 @@ impl General {
     /// digits that adds up to its cage's sum, holds the digits already
     /// placed in the cage, and leaves each empty cell of the cage a
     /// candidate. Returns whether anything was eliminated.
-    fn cage_sums(&mut self, g: &Geometry, singles: &mut Singles) -> Result<bool, Contradiction> {
+    fn cage_sums(&mut self, g: &Geometry, forced: &mut Forced) -> Result<bool, Contradiction> {
         let mut changed = false;
         for cage in &g.cages {
             let mut placed = 0u32;
@@ -196,7 +249,7 @@ impl General {
                 let cell = usize::from(cell);
                 let gone = self.cands[cell] & !allowed;
                 if self.text[cell] == EMPTY && gone != 0 {
-                    self.eliminate(cell, gone, singles)?;
+                    self.eliminate(g, cell, gone, forced)?;
                     changed = true;
                 }
             }
@@ -257,32 +310,44 @@ impl General {
 
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
-    /// of the other. Returns whether anything was eliminated.
-    fn locked_candidates(&mut self, g: &Geometry, singles: &mut Singles) -> Result<bool, Contradiction> {
+    /// of the other. Only digits whose places changed since the last look
+    /// that found nothing are looked at. Returns whether anything was
+    /// eliminated.
+    fn locked_candidates(&mut self, g: &Geometry, forced: &mut Forced) -> Result<bool, Contradiction> {
         let mut changed = false;
         for overlap in &g.overlaps {
-            let places = |cells: &[u16]| {
-                cells
-                    .iter()
-                    .map(|&c| usize::from(c))
-                    .filter(|&c| self.text[c] == EMPTY)
-                    .fold(0, |m, c| m | self.cands[c])
-            };
-            let shared = places(&overlap.shared);
-            let (first, second) = (places(&overlap.only_first), places(&overlap.only_second));
-            for (confined, others) in [(shared & !first, &overlap.only_second), (shared & !second, &overlap.only_first)]
-            {
-                if confined == 0 {
+            let (a, b) = (usize::from(overlap.first), usize::from(overlap.second));
+            let mut digits = self.changed[a] | self.changed[b];
+            while digits != 0 {
+                let bit = digits & digits.wrapping_neg();
+                digits ^= bit;
+                let d = bit.trailing_zeros() as usize;
+                let (in_a, in_b) = (self.places[a * g.side + d], self.places[b * g.side + d]);
+                let (outside_a, outside_b) = (in_a & !overlap.first_shared, in_b & !overlap.second_shared);
+                let (unit, mut victims) = if outside_a == 0 && outside_b != 0 {
+                    (b, outside_b)
+                } else if outside_b == 0 && outside_a != 0 {
+                    (a, outside_a)
+                } else {
                     continue;
-                }
-                for &cell in others {
-                    let cell = usize::from(cell);
-                    if self.text[cell] == EMPTY && self.cands[cell] & confined != 0 {
-                        self.eliminate(cell, confined, singles)?;
-                        changed = true;
+                };
+                changed = true;
+                while victims != 0 {
+                    let place = victims.trailing_zeros() as usize;
+                    victims &= victims - 1;
+                    let cell = g.unit_cell(unit, place);
+                    // A digit confined to the overlap is not placed outside it.
+                    if self.text[cell] != EMPTY {
+                        return Err(Contradiction);
+                    }
+                    if self.cands[cell] & bit != 0 {
+                        self.eliminate(g, cell, bit, forced)?;
                     }
                 }
             }
+        }
+        if !changed {
+            self.changed.iter_mut().for_each(|c| *c = 0);
         }
         Ok(changed)
     }
@@ -335,36 +400,45 @@ impl Engine for General {
     /// candidates, with no further propagation. The caller has checked that
     /// no peer holds it.
     fn put(&mut self, cell: usize, bit: u32) {
-        self.fill(cell, bit);
+        let geometry = self.geometry.clone();
+        let others = self.cands[cell] & !bit;
+        self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
+        self.cands[cell] = bit;
+        self.empty -= 1;
         self.settled = false;
-        for &peer in self.geometry.peers(cell) {
-            self.cands[usize::from(peer)] &= !bit;
+        self.drop_places(&geometry, cell, others);
+        for &peer in geometry.peers(cell) {
+            let peer = usize::from(peer);
+            if self.cands[peer] & bit != 0 {
+                self.cands[peer] &= !bit;
+                self.drop_places(&geometry, peer, bit);
+            }
         }
     }
 
-    /// Fills `bit` into the empty `cell`, then propagates singles to a fixed
-    /// point. A board that was not settled may hold naked singles that no
-    /// queue knows of, so those are gathered first.
+    /// Fills `bit` into the empty `cell`, then propagates to a fixed point.
+    /// A board that was not settled may hold singles that no queue knows
+    /// of, so those are gathered first.
     fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        let mut singles = Singles::new();
+        let mut forced = Forced::new();
         // The rules are shared, not part of what changes: a handle of
         // their own lets them be read while the cells are written.
         let geometry = self.geometry.clone();
-        self.assign(&geometry, cell, bit, &mut singles)?;
         if !self.settled {
-            self.gather_singles(&mut singles);
+            self.gather_forced(&geometry, &mut forced)?;
         }
-        self.propagate(&geometry, &mut singles)?;
+        self.assign(&geometry, cell, bit, &mut forced)?;
+        self.propagate(&geometry, &mut forced)?;
         self.settled = true;
         Ok(())
     }
 
-    /// Propagates every single already on the board.
+    /// Propagates everything already forced on the board.
     fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        let mut singles = Singles::new();
-        self.gather_singles(&mut singles);
+        let mut forced = Forced::new();
         let geometry = self.geometry.clone();
-        self.propagate(&geometry, &mut singles)?;
+        self.gather_forced(&geometry, &mut forced)?;
+        self.propagate(&geometry, &mut forced)?;
         self.settled = true;
         Ok(())
     }

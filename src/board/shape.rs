@@ -219,8 +219,12 @@ pub(crate) struct Geometry {
     /// Peers of cell `c` are `peers[peer_start[c]..peer_start[c + 1]]`.
     peers: Vec<u16>,
     peer_start: Vec<u32>,
+    /// The units of cell `c`, with its place in each, are
+    /// `memberships[membership_start[c]..membership_start[c + 1]]`.
+    memberships: Vec<Membership>,
+    membership_start: Vec<u32>,
     /// Every pair of regions that share two cells or more, for locked
-    /// candidates: the shared cells and the rest of each region.
+    /// candidates.
     pub(crate) overlaps: Vec<Overlap>,
     /// Killer cages: distinct digits (their cells are peers) with a sum.
     pub(crate) cages: Vec<Cage>,
@@ -260,12 +264,21 @@ impl Cage {
     }
 }
 
-/// Two regions that share two cells or more.
+/// Two regions that share two cells or more: the units' indices, and the
+/// places of the shared cells in each (bit `i` for the unit's `i`-th cell).
 #[derive(Debug)]
 pub(crate) struct Overlap {
-    pub(crate) shared: Vec<u16>,
-    pub(crate) only_first: Vec<u16>,
-    pub(crate) only_second: Vec<u16>,
+    pub(crate) first: u16,
+    pub(crate) second: u16,
+    pub(crate) first_shared: u32,
+    pub(crate) second_shared: u32,
+}
+
+/// A unit that a cell is in, and the cell's place in it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Membership {
+    pub(crate) unit: u16,
+    pub(crate) place: u8,
 }
 
 /// Two geometries are the same rules when they have the same units.
@@ -333,15 +346,27 @@ impl Geometry {
         }
         let mut overlaps = Vec::new();
         for (i, (_, a)) in units.iter().enumerate() {
-            for (_, b) in &units[i + 1..] {
-                let shared: Vec<u16> = a.iter().filter(|c| b.contains(c)).map(|&c| to_u16(c)).collect();
-                if shared.len() >= 2 {
-                    let rest = |u: &Vec<usize>, v: &Vec<usize>| {
-                        u.iter().filter(|c| !v.contains(c)).map(|&c| to_u16(c)).collect()
-                    };
-                    overlaps.push(Overlap { shared, only_first: rest(a, b), only_second: rest(b, a) });
+            for (j, (_, b)) in units.iter().enumerate().skip(i + 1) {
+                // The places in `u` of the cells that `v` holds too.
+                let shared = |u: &Vec<usize>, v: &Vec<usize>| {
+                    u.iter().enumerate().filter(|(_, c)| v.contains(c)).fold(0u32, |m, (k, _)| m | 1 << k)
+                };
+                let (first_shared, second_shared) = (shared(a, b), shared(b, a));
+                if first_shared.count_ones() >= 2 {
+                    overlaps.push(Overlap { first: to_u16(i), second: to_u16(j), first_shared, second_shared });
                 }
             }
+        }
+        let mut memberships = Vec::new();
+        let mut membership_start = vec![0];
+        for cell in 0..cells {
+            for (unit, (_, u)) in units.iter().enumerate() {
+                if let Some(place) = u.iter().position(|&c| c == cell) {
+                    let place = u8::try_from(place).expect("at most 25 cells a unit");
+                    memberships.push(Membership { unit: to_u16(unit), place });
+                }
+            }
+            membership_start.push(u32::try_from(memberships.len()).expect("a few units a cell"));
         }
         Geometry {
             shape,
@@ -353,6 +378,8 @@ impl Geometry {
             kinds: units.iter().map(|&(kind, _)| kind).collect(),
             peers,
             peer_start,
+            memberships,
+            membership_start,
             cages,
         }
     }
@@ -375,6 +402,18 @@ impl Geometry {
         &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
 
+    /// The units that `cell` is in, with its place in each.
+    #[inline]
+    pub(crate) fn memberships(&self, cell: usize) -> &[Membership] {
+        &self.memberships[self.membership_start[cell] as usize..self.membership_start[cell + 1] as usize]
+    }
+
+    /// The `place`-th cell of unit `unit`.
+    #[inline]
+    pub(crate) fn unit_cell(&self, unit: usize, place: usize) -> usize {
+        usize::from(self.unit_cells[unit * self.side + place])
+    }
+
     pub(crate) fn units(&self) -> std::slice::ChunksExact<'_, u16> {
         self.unit_cells.chunks_exact(self.side)
     }
@@ -395,7 +434,6 @@ impl Geometry {
     }
 
     /// The number of units.
-    #[cfg_attr(not(test), expect(dead_code, reason = "used by tests"))]
     pub(crate) fn unit_count(&self) -> usize {
         self.kinds.len()
     }
