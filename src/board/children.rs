@@ -34,12 +34,6 @@ impl Children {
 
     /// The children of `parent`.
     pub(crate) fn new(parent: &Board) -> Children {
-        Children::branching(parent, None)
-    }
-
-    /// The children of `parent`, branching on a cell picked by `seed` among
-    /// those with the fewest candidates when `seed` is given.
-    pub(crate) fn branching(parent: &Board, seed: Option<u64>) -> Children {
         let none = Children::none();
         if parent.is_complete() {
             return none;
@@ -48,11 +42,7 @@ impl Children {
         if !parent.is_settled() && parent.settle().is_err() {
             return none;
         }
-        let branch = match seed {
-            Some(seed) => parent.branch_cell_seeded(seed),
-            None => parent.branch_cell(),
-        };
-        match branch {
+        match parent.branch_cell() {
             Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
             // Propagation alone completed it.
             None => Children { parent: Some(parent), branch: None, remaining: 0 },

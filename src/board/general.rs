@@ -32,6 +32,9 @@ pub(crate) struct General {
     /// The digits whose places changed in each unit since locked candidates
     /// last found nothing: only overlaps of those units can yield more.
     changed: SmallVec<[u32; 29]>,
+    /// Where propagation last found a contradiction, for branching
+    /// heuristics that learn from failures.
+    conflict: Option<Conflict>,
     /// How many cells are empty.
     empty: u16,
     /// Whether nothing is left to propagate: true for boards that came out
@@ -39,7 +42,64 @@ pub(crate) struct General {
     settled: bool,
 }
 
+/// Where a contradiction was found: a unit left without a place for some
+/// digit, or a cell whose candidates or digit clash.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    Unit(u16),
+    Cell(u16),
+}
+
 impl General {
+    /// Notes where propagation failed.
+    #[cold]
+    fn fail(&mut self, at: Conflict) -> Contradiction {
+        self.conflict = Some(at);
+        Contradiction
+    }
+
+    /// The units where propagation last found a contradiction: the unit
+    /// that lost every place for a digit, or every unit of the cell that
+    /// clashed.
+    pub(crate) fn conflict_units(&self) -> impl Iterator<Item = usize> + '_ {
+        let (unit, cell) = match self.conflict {
+            Some(Conflict::Unit(unit)) => (Some(usize::from(unit)), None),
+            Some(Conflict::Cell(cell)) => (None, Some(usize::from(cell))),
+            None => (None, None),
+        };
+        let of_cell = cell.into_iter().flat_map(|c| self.geometry.memberships(c)).map(|m| usize::from(m.unit));
+        unit.into_iter().chain(of_cell)
+    }
+
+    /// The empty cell with the fewest candidates for its weight, where a
+    /// cell weighs the sum of its units' `weights` (domain over weighted
+    /// degree): cells in the units where contradictions keep arising are
+    /// taken first. Ties go to the cell that `seed` picks. `None` for a
+    /// complete board.
+    pub(crate) fn branch_cell_weighted(&self, weights: &[u32], seed: u64) -> Option<(usize, u32)> {
+        let g = &*self.geometry;
+        let mut best: Option<(usize, u64, u64)> = None;
+        let mut ties = 0u64;
+        let mut state = seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
+            let size = u64::from(self.cands[cell].count_ones());
+            let weight: u64 = g.memberships(cell).iter().map(|m| u64::from(weights[usize::from(m.unit)])).sum();
+            match best {
+                Some((_, s, w)) if size * w > s * weight => continue,
+                Some((_, s, w)) if size * w == s * weight => {
+                    // Reservoir sampling: each tied cell equally likely.
+                    ties += 1;
+                    state = state.wrapping_add(0x9E37_79B9_7F4A_7C15).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                    if (state >> 33) % ties != 0 {
+                        continue;
+                    }
+                }
+                _ => ties = 1,
+            }
+            best = Some((cell, size, weight));
+        }
+        best.map(|(cell, _, _)| (cell, self.cands[cell]))
+    }
     /// Its own size and its cells' memory on the heap, when they are there.
     pub(crate) fn size_in_bytes(&self) -> usize {
         let heap = |spilled: bool, bytes: usize| if spilled { bytes } else { 0 };
@@ -61,6 +121,7 @@ impl General {
             changed: SmallVec::from_elem(full, units),
             empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,
+            conflict: None,
             geometry,
         }
     }
@@ -75,7 +136,13 @@ impl General {
     /// place is an empty cell. A digit left with no place is a
     /// contradiction.
     #[inline]
-    fn remove_places(&mut self, g: &Geometry, cell: usize, bits: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+    fn remove_places(
+        &mut self,
+        g: &Geometry,
+        cell: usize,
+        bits: u32,
+        forced: &mut Forced,
+    ) -> Result<(), Contradiction> {
         for m in g.memberships(cell) {
             let unit = usize::from(m.unit);
             self.changed[unit] |= bits;
@@ -88,7 +155,7 @@ impl General {
                 let left = self.places[slot] & !(1 << m.place);
                 self.places[slot] = left;
                 if left == 0 {
-                    return Err(Contradiction);
+                    return Err(self.fail(Conflict::Unit(m.unit)));
                 }
                 if left.is_power_of_two() {
                     let only = g.unit_cell(unit, left.trailing_zeros() as usize);
@@ -127,7 +194,7 @@ impl General {
             let peer = usize::from(peer);
             if self.cands[peer] & bit != 0 {
                 if self.text[peer] != EMPTY {
-                    return Err(Contradiction);
+                    return Err(self.fail(Conflict::Cell(to_u16(peer))));
                 }
                 self.eliminate(g, peer, bit, forced)?;
             }
@@ -142,7 +209,7 @@ impl General {
         let gone = self.cands[cell] & bits;
         let left = self.cands[cell] & !bits;
         if left == 0 {
-            return Err(Contradiction);
+            return Err(self.fail(Conflict::Cell(to_u16(cell))));
         }
         self.cands[cell] = left;
         if left.is_power_of_two() {
@@ -187,10 +254,10 @@ impl General {
                     // Filled since: by this digit, or by another when two
                     // digits had their only place in this one cell.
                     if self.cands[cell] != bit {
-                        return Err(Contradiction);
+                        return Err(self.fail(Conflict::Cell(to_u16(cell))));
                     }
                 } else if self.cands[cell] & bit == 0 {
-                    return Err(Contradiction);
+                    return Err(self.fail(Conflict::Cell(to_u16(cell))));
                 } else {
                     self.assign(g, cell, bit, forced)?;
                 }
@@ -242,7 +309,7 @@ impl General {
             // No set fits: the cage cannot be completed, or it is full and
             // its digits do not add up.
             if !any {
-                return Err(Contradiction);
+                return Err(self.fail(Conflict::Cell(cage.cells[0])));
             }
             let allowed = allowed & !placed;
             for &cell in &cage.cells {
@@ -291,23 +358,6 @@ impl General {
         (0..self.geometry.cells).filter(move |c| open(c) && self.cands[*c].count_ones() == fewest)
     }
 
-    /// An empty cell with the fewest candidates that `seed` picks (the same
-    /// seed and board give the same cell), and its candidates; `None` for a
-    /// complete board.
-    pub(crate) fn branch_cell_seeded(&self, seed: u64) -> Option<(usize, u32)> {
-        let tied = self.fewest_candidate_cells();
-        // The seed mixed with the number of empty cells, so that the pick
-        // changes with the depth and from one seed to another.
-        let mixed =
-            (seed ^ u64::from(self.empty).wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        let count = tied.clone().count() as u64;
-        if count == 0 {
-            return None;
-        }
-        let cell = tied.clone().nth(usize::try_from((mixed >> 32) % count).expect("below the cell count"))?;
-        Some((cell, self.cands[cell]))
-    }
-
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
     /// of the other. Only digits whose places changed since the last look
@@ -338,7 +388,7 @@ impl General {
                     let cell = g.unit_cell(unit, place);
                     // A digit confined to the overlap is not placed outside it.
                     if self.text[cell] != EMPTY {
-                        return Err(Contradiction);
+                        return Err(self.fail(Conflict::Cell(to_u16(cell))));
                     }
                     if self.cands[cell] & bit != 0 {
                         self.eliminate(g, cell, bit, forced)?;

@@ -10,6 +10,7 @@ mod residual;
 mod rules;
 mod shape;
 mod solutions;
+mod weighted;
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -475,21 +476,6 @@ impl Board {
     /// [`MAX_DIRECT`] empty cells); `None` leaves the board to the search.
     pub(crate) fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
         self.engine.count_directly(threshold, limit)
-    }
-
-    /// [`Board::children`] branching on a cell that `seed` picks among
-    /// those with the fewest candidates, on the general engine.
-    pub(crate) fn children_seeded(&self, seed: u64) -> Children {
-        Children::branching(self, Some(seed))
-    }
-
-    /// The cell to branch on that `seed` picks among those with the fewest
-    /// candidates (the usual one on the 9x9 engine).
-    pub(crate) fn branch_cell_seeded(&self, seed: u64) -> Option<(usize, u32)> {
-        match &self.engine {
-            Engines::General(e) => e.branch_cell_seeded(seed),
-            Engines::Nine(e) => e.branch_cell(),
-        }
     }
 
     /// Whether the board is on the engine for any rules, not the 9x9 one.
