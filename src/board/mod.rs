@@ -341,10 +341,47 @@ impl Board {
         Solutions::new(self.clone())
     }
 
-    /// The first solution, or `None` when there is none.
+    /// A solution, or `None` when there is none.
+    ///
+    /// On the classic 9x9 board it is the first of [`Board::solutions`]. On
+    /// other boards the search branches where propagation keeps failing
+    /// and restarts with a growing budget, so that large boards with many
+    /// solutions (an empty 24x24 board, say) are solved at once where the
+    /// depth-first order can take minutes: with several solutions, the one
+    /// found may not be the first of [`Board::solutions`], but it is the
+    /// same on every run. A puzzle with one solution has that one.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// let grid = Board::empty(Shape::new(4, 6)).solve().expect("24x24 grids exist");
+    /// assert!(grid.is_complete());
+    /// assert_eq!(Board::empty(Shape::new(4, 6)).solve(), Some(grid));
+    /// ```
     #[must_use]
     pub fn solve(&self) -> Option<Board> {
-        self.solutions().next()
+        solutions::first(self, Meter::new(Budget::UNLIMITED)).0
+    }
+
+    /// [`Board::solve`], stopping once `budget` is spent: the solution, or
+    /// `None` with why the search stopped short (when it did, there may
+    /// still be a solution). Each board visited is one node of the budget.
+    ///
+    /// ```
+    /// use lazydoku::search::Budget;
+    /// use lazydoku::{Board, Shape};
+    ///
+    /// let empty = Board::empty(Shape::new(5, 5));
+    /// let (solution, stopped) = empty.solve_within(Budget::nodes(10_000));
+    /// assert!(solution.is_some_and(|s| s.is_complete()) && stopped.is_none());
+    ///
+    /// let (none, stopped) = empty.solve_within(Budget::nodes(3));
+    /// assert!(none.is_none());
+    /// assert_eq!(stopped.map(|e| e.nodes()), Some(3));
+    /// ```
+    #[must_use]
+    pub fn solve_within(&self, budget: Budget) -> (Option<Board>, Option<Exhausted>) {
+        solutions::first(self, Meter::new(budget))
     }
 
     /// The number of solutions, counting no further than `limit`.

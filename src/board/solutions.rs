@@ -122,6 +122,51 @@ fn count_with_dives(board: &Board, limit: usize) -> usize {
     }
 }
 
+/// [`Board::solve_within`]: the first solution of the depth-first search on
+/// the 9x9 engine. On the general engine, the first solution of a
+/// depth-first search that branches by domain over weighted degree, taking
+/// turns with restarted dives as [`count_with_dives`] does: the empty 24x24
+/// board, or a 25x25 puzzle with several solutions, can keep the plain
+/// fewest-candidates order from any solution for minutes. Either way, every
+/// board visited is one node of `meter`'s budget, and a board with no
+/// solution is told by the depth-first search running out of nodes.
+pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<Exhausted>) {
+    if !board.uses_general_engine() {
+        let mut solutions = Solutions { search: Search::new(board.clone(), BoardChildren, Stack::new()), meter };
+        let first = solutions.next();
+        return (first, solutions.exhausted());
+    }
+    let weights = Weights::new(board);
+    let mut depth_first = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &weights, 0));
+    let dive_weights = Weights::new(board);
+    let mut run = 0;
+    loop {
+        run += 1;
+        let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
+        for _ in 0..slice {
+            if !meter.tick() {
+                return (None, meter.exhausted());
+            }
+            match depth_first.next() {
+                None => return (None, None),
+                Some(node) if node.is_complete() => return (Some(node), None),
+                Some(_) => {}
+            }
+        }
+        let mut dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
+        for _ in 0..slice {
+            if !meter.tick() {
+                return (None, meter.exhausted());
+            }
+            match dive.next() {
+                None => break,
+                Some(node) if node.is_complete() => return (Some(node), None),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
 /// The count of [`Board::count_solutions`] over a search of the solutions,
 /// begun or not.
 fn counter<IN: Iterator<Item = Board>, S: Successors<Board, IN>>(

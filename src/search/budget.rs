@@ -147,8 +147,6 @@ impl Meter {
         Meter { budget, allowed: budget.nodes.unwrap_or(u64::MAX), visited: 0, deadline: None, exhausted: None }
     }
 
-    /// Counts one node; `false`, from then on, once the budget is spent.
-    #[inline]
     /// Whether the budget has no limit at all.
     pub(crate) fn is_unlimited(&self) -> bool {
         self.budget == Budget::UNLIMITED
@@ -159,6 +157,8 @@ impl Meter {
         self.budget.node_limit().is_some()
     }
 
+    /// Counts one node; `false`, from then on, once the budget is spent.
+    #[inline]
     pub(crate) fn tick(&mut self) -> bool {
         if self.visited >= self.allowed {
             return self.spent(Limit::Nodes(self.allowed));

@@ -108,6 +108,55 @@ fn counts_agree_with_brute_force_on_small_sizes() {
 }
 
 #[test]
+fn solve_agrees_with_brute_force_on_small_sizes() {
+    let (mut solved, mut none) = (0, 0);
+    for (r, c, diagonals, keep) in [(2, 2, false, 30), (2, 2, true, 40), (2, 3, false, 35), (2, 3, true, 45)] {
+        let shape = if diagonals { Shape::new(r, c).with_diagonals() } else { Shape::new(r, c) };
+        for seed in 0..40 {
+            // Givens from two grids, so that some puzzles have no solution.
+            let (a, b) = (random_grid(shape, seed), random_grid(shape, seed + 1000));
+            let mixed: String = a
+                .as_str()
+                .chars()
+                .zip(b.as_str().chars())
+                .enumerate()
+                .map(|(cell, (x, y))| if cell % 7 == 0 { y } else { x })
+                .collect();
+            let puzzle = remove_cells(&mixed, keep, seed);
+            let Ok(board) = Board::parse_with(&puzzle, shape) else { continue };
+            let brute = brute_count(&puzzle, r, c, diagonals, 1);
+            match board.solve() {
+                Some(solution) => {
+                    assert_eq!(brute, 1, "{shape}: {puzzle} has no solution, yet solve gave one");
+                    assert!(is_solution_of(&puzzle, solution.as_str(), r, c, diagonals), "{shape}: {puzzle} -> {solution}");
+                    solved += 1;
+                }
+                None => {
+                    assert_eq!(brute, 0, "{shape}: {puzzle} has a solution, yet solve gave none");
+                    none += 1;
+                }
+            }
+            assert_eq!(board.solve_within(search::Budget::nodes(1_000_000)), (board.solve(), None));
+        }
+    }
+    assert!(solved > 10 && none > 10, "both kinds of puzzle came up: {solved} solved, {none} without solution");
+}
+
+#[test]
+fn the_empty_board_of_every_shape_is_solved() {
+    for (r, c) in (2..=12).flat_map(|r| (2..=12).map(move |c| (r, c))) {
+        let Some(shape) = Shape::try_new(r, c) else { continue };
+        for shape in [shape, shape.with_diagonals()] {
+            let grid = Board::empty(shape).solve().unwrap_or_else(|| panic!("{shape}: no grid"));
+            assert!(grid.is_complete(), "{shape}");
+            // Parsing checks every region: no digit twice.
+            let back = Board::parse_with(grid.as_str(), shape).unwrap_or_else(|e| panic!("{shape}: {e}"));
+            assert_eq!(back, grid, "{shape}");
+        }
+    }
+}
+
+#[test]
 fn the_line_length_gives_the_shape_with_square_boxes_first() {
     for (r, c) in SHAPES {
         let side = r * c;

@@ -177,9 +177,18 @@ struct Answer {
     fields: Vec<(&'static str, String)>,
 }
 
-/// The first solution; `Err` says why the search stopped short.
+/// A solution ([`Board::solve_within`] depth-first; the first found in the
+/// other orders); `Err` says why the search stopped short.
 fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
-    Ok(match solutions(&puzzle.board, settings).next().transpose()? {
+    let found = if settings.order == Order::Dfs {
+        match puzzle.board.solve_within(settings.budget) {
+            (_, Some(stopped)) => return Err(stopped.to_string()),
+            (found, None) => found,
+        }
+    } else {
+        solutions(&puzzle.board, settings).next().transpose()?
+    };
+    Ok(match found {
         Some(solution) => Answer {
             status: Status::Found,
             text: render(settings, puzzle.layout.as_ref(), &solution),
