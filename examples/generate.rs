@@ -3,8 +3,10 @@
 //!
 //! `cargo run --release --example generate -- BOX_ROWS BOX_COLS [SEED] [--x] [--clues N]`
 //!
-//! `--clues N` stops removing once N clues are left: minimal 25x25 puzzles
-//! take the general engine too long to prove unique.
+//! Without `--clues` the puzzle is minimal: each clue was removed if the
+//! solution stayed unique without it, and removing clues never makes an
+//! ambiguous puzzle unique again, so no clue left can go. `--clues N`
+//! stops removing once N clues are left.
 //!
 //! The puzzles in `data/hard16.txt` and `data/hard25.txt` came from here.
 
@@ -20,14 +22,22 @@ fn main() {
     if args.iter().any(|a| a == "--x") {
         shape = shape.with_diagonals();
     }
-    let grid = search::shuffled_dfs(Board::empty(shape), Board::children, seed)
-        .find(Board::is_complete)
-        .expect("every shape has full grids");
     // The cells in a random order: a shuffled search of a one-level tree.
     let root = usize::MAX;
     let cells = shape.cells();
-    let order: Vec<usize> =
-        search::shuffled_dfs(root, |&n| if n == root { 0..cells } else { 0..0 }, seed ^ 0x5DEE_CE66).skip(1).collect();
+    let shuffled = |n: usize, seed: u64| -> Vec<usize> {
+        search::shuffled_dfs(root, |&i| if i == root { 0..n } else { 0..0 }, seed).skip(1).collect()
+    };
+    // A random full grid: the top row a random order of the digits, the
+    // rest solved (the solver restarts where a plain search can stall on
+    // large boards).
+    let mut top = ".".repeat(cells);
+    let side = shape.side();
+    let symbols = "123456789ABCDEFGHIJKLMNOP";
+    let row: String = shuffled(side, seed).iter().map(|&d| &symbols[d..=d]).collect();
+    top.replace_range(..side, &row);
+    let grid = Board::parse_with(&top, shape).expect("one row of distinct digits").solve().expect("full grids exist");
+    let order = shuffled(cells, seed ^ 0x5DEE_CE66);
     let floor: usize = args
         .iter()
         .position(|a| a == "--clues")

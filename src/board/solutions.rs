@@ -59,8 +59,8 @@ impl Shortcut<Board> for DirectCount {
 /// node of the walk is one node of `meter`'s budget; the count stops short
 /// when it is spent.
 pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<Exhausted>) {
-    if limit <= DIVE_LIMIT && meter.is_unlimited() && board.uses_general_engine() {
-        return (count_with_dives(&board, limit), None);
+    if limit <= DIVE_LIMIT && board.uses_general_engine() {
+        return count_with_dives(&board, limit, meter);
     }
     let mut counter = counter(Search::new(board, BoardChildren, Stack::new()), meter);
     let count = counter.up_to(limit);
@@ -91,10 +91,10 @@ const DIVE_UNIT: u64 = 64;
 /// 25x25 puzzles this finds first solutions that the fewest-candidates
 /// order took seconds to reach, and shrinks the refutation of unique
 /// puzzles several times. docs/performance.md has the figures.
-fn count_with_dives(board: &Board, limit: usize) -> usize {
+fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Option<Exhausted>) {
     let weights = Weights::new(board);
     let learning = |b: &Board| WeightedChildren::new(b, &weights, 0);
-    let mut depth_first = counter(Search::new(board.clone(), learning, Stack::new()), Meter::new(Budget::UNLIMITED));
+    let mut depth_first = counter(Search::new(board.clone(), learning, Stack::new()), meter.clone());
     // The dives learn apart from the depth-first count: its weights come
     // from refuting one subtree after another, theirs from looking for a
     // solution.
@@ -105,18 +105,29 @@ fn count_with_dives(board: &Board, limit: usize) -> usize {
     loop {
         run += 1;
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
-        depth_first = depth_first.within(Budget::nodes(slice));
+        // Each slice within what is left of `meter`, which is charged after.
+        depth_first = depth_first.within(Budget::nodes(slice.min(meter.nodes_left())));
         counted += depth_first.up_to(limit - counted);
         if counted >= limit || depth_first.exhausted().is_none() {
-            return counted;
+            return (counted, None);
         }
-        let dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
-        for solution in crate::search::bounded(dive, Budget::nodes(slice)).filter(Board::is_complete) {
-            if !found.contains(&solution) {
-                found.push(solution);
-                if found.len() >= limit {
-                    return limit;
+        if !meter.spend(depth_first.visited()) {
+            return (counted.max(found.len()), meter.exhausted());
+        }
+        let mut dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
+        for _ in 0..slice {
+            if !meter.tick() {
+                return (counted.max(found.len()), meter.exhausted());
+            }
+            match dive.next() {
+                None => break,
+                Some(solution) if solution.is_complete() && !found.contains(&solution) => {
+                    found.push(solution);
+                    if found.len() >= limit {
+                        return (limit, None);
+                    }
                 }
+                Some(_) => {}
             }
         }
     }

@@ -147,11 +147,6 @@ impl Meter {
         Meter { budget, allowed: budget.nodes.unwrap_or(u64::MAX), visited: 0, deadline: None, exhausted: None }
     }
 
-    /// Whether the budget has no limit at all.
-    pub(crate) fn is_unlimited(&self) -> bool {
-        self.budget == Budget::UNLIMITED
-    }
-
     /// Whether the budget limits nodes.
     pub(crate) fn has_node_limit(&self) -> bool {
         self.budget.node_limit().is_some()
@@ -189,6 +184,25 @@ impl Meter {
 
     pub(crate) fn exhausted(&self) -> Option<Exhausted> {
         self.exhausted
+    }
+
+    /// Nodes left before the node limit; `u64::MAX` without one.
+    pub(crate) fn nodes_left(&self) -> u64 {
+        self.allowed.saturating_sub(self.visited)
+    }
+
+    /// Counts `nodes` spent elsewhere (no more than [`Meter::nodes_left`]);
+    /// `false` once the budget is spent, nodes or time.
+    pub(crate) fn spend(&mut self, nodes: u64) -> bool {
+        self.visited = self.visited.saturating_add(nodes).min(self.allowed);
+        if self.visited >= self.allowed {
+            return self.spent(Limit::Nodes(self.allowed));
+        }
+        let time = self.budget.time;
+        match time {
+            Some(limit) if !self.in_time(limit) => self.spent(Limit::Time(limit)),
+            _ => self.exhausted.is_none(),
+        }
     }
 
     /// Nodes counted so far.

@@ -140,6 +140,31 @@ fn solve_agrees_with_brute_force_on_small_sizes() {
 }
 
 #[test]
+fn small_counts_on_large_boards_keep_to_their_budget() {
+    let puzzles = load("removed16.txt");
+    for puzzle in puzzles.iter().take(6) {
+        let board: Board = puzzle.parse().unwrap();
+        let whole = board.count_solutions(2);
+        assert_eq!(whole, 2, "{puzzle}");
+        // Enough nodes, or an hour: the same count, and no stop.
+        assert_eq!(board.count_solutions_within(2, search::Budget::nodes(10_000_000)), (2, None));
+        assert_eq!(
+            board.count_solutions_within(2, search::Budget::time(std::time::Duration::from_secs(3600))),
+            (2, None)
+        );
+        // Two nodes: stopped at exactly two, with at most what was found.
+        let (counted, stopped) = board.count_solutions_within(2, search::Budget::nodes(2));
+        assert!(counted <= 2);
+        if counted < 2 {
+            assert_eq!(stopped.map(|e| e.nodes()), Some(2), "{puzzle}");
+        }
+    }
+    let empty = Board::empty(Shape::new(5, 5));
+    let (counted, stopped) = empty.count_solutions_within(2, search::Budget::nodes(100));
+    assert_eq!((counted, stopped.map(|e| e.nodes())), (0, Some(100)), "100 nodes do not reach the bottom of 25x25");
+}
+
+#[test]
 fn the_empty_board_of_every_shape_is_solved() {
     for (r, c) in (2..=12).flat_map(|r| (2..=12).map(move |c| (r, c))) {
         let Some(shape) = Shape::try_new(r, c) else { continue };
