@@ -53,13 +53,13 @@ pub(crate) trait Engine {
     }
 }
 
-/// The classic board has an engine of its own, kept inline; every other
-/// shape shares the general engine, kept on the heap so that it does not
-/// make the 9x9 board larger.
+/// The classic board has an engine of its own; every other shape shares
+/// the general engine, whose cells are on the heap (so that it is no larger
+/// than the 9x9 board).
 #[derive(Clone, Debug)]
 pub(crate) enum Engines {
     Nine(Nine),
-    General(Box<General>),
+    General(General),
 }
 
 impl Engine for Engines {

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 use super::engine::Engine;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
-use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of};
+use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 fn to_u16(cell: usize) -> u16 {
     u16::try_from(cell).expect("at most 625 cells")
@@ -16,22 +16,25 @@ fn to_u16(cell: usize) -> u16 {
 
 /// Cells to fill, each with its digit's bit: naked singles (the cell's one
 /// candidate) and hidden singles (the one place of a digit in a unit).
-type Forced = SmallVec<[(u16, u32); 32]>;
+type Forced = SmallVec<[(u16, u32); 64]>;
 
-#[derive(Clone, Debug)]
+/// A board of the general engine. Its buffers come from and go back to
+/// [`spare`]'s pools, so that the boards a search makes and drops at every
+/// node cost no allocation once it has warmed up.
+#[derive(Debug)]
 pub(crate) struct General {
     geometry: SharedGeometry,
-    text: SmallVec<[u8; 81]>,
+    text: Vec<u8>,
     /// Candidates of each empty cell; the single bit of its digit for a filled one.
-    cands: SmallVec<[u32; 81]>,
+    cands: Vec<u32>,
     /// `places[unit * side + d]`: where digit `d + 1` can go in the unit,
     /// bit `i` for its `i`-th cell (a filled cell keeps its own digit). Kept
     /// as the candidates change, so that a digit down to one place is seen
     /// at once rather than by sweeping every unit.
-    places: SmallVec<[u32; 261]>,
+    places: Vec<u32>,
     /// The digits whose places changed in each unit since locked candidates
     /// last found nothing: only overlaps of those units can yield more.
-    changed: SmallVec<[u32; 29]>,
+    changed: Vec<u32>,
     /// Where propagation last found a contradiction, for branching
     /// heuristics that learn from failures.
     conflict: Option<Conflict>,
@@ -100,14 +103,9 @@ impl General {
         }
         best.map(|(cell, _, _)| (cell, self.cands[cell]))
     }
-    /// Its own size and its cells' memory on the heap, when they are there.
-    pub(crate) fn size_in_bytes(&self) -> usize {
-        let heap = |spilled: bool, bytes: usize| if spilled { bytes } else { 0 };
-        size_of::<General>()
-            + heap(self.text.spilled(), self.text.capacity())
-            + heap(self.cands.spilled(), self.cands.capacity() * size_of::<u32>())
-            + heap(self.places.spilled(), self.places.capacity() * size_of::<u32>())
-            + heap(self.changed.spilled(), self.changed.capacity() * size_of::<u32>())
+    /// The memory its buffers hold on the heap.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.text.capacity() + (self.cands.capacity() + self.places.capacity() + self.changed.capacity()) * 4
     }
 
     /// The empty board of these rules.
@@ -115,10 +113,10 @@ impl General {
         let (cells, full, units) = (geometry.cells, geometry.full, geometry.unit_count());
         let every_place = (1u32 << geometry.side) - 1;
         General {
-            text: SmallVec::from_elem(EMPTY, cells),
-            cands: SmallVec::from_elem(full, cells),
-            places: SmallVec::from_elem(every_place, units * geometry.side),
-            changed: SmallVec::from_elem(full, units),
+            text: vec![EMPTY; cells],
+            cands: vec![full; cells],
+            places: vec![every_place; units * geometry.side],
+            changed: vec![full; units],
             empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,
             conflict: None,
@@ -400,6 +398,30 @@ impl General {
             self.changed.iter_mut().for_each(|c| *c = 0);
         }
         Ok(changed)
+    }
+}
+
+impl Clone for General {
+    fn clone(&self) -> General {
+        General {
+            geometry: self.geometry.clone(),
+            text: spare::copy_of(&spare::TEXT, &self.text),
+            cands: spare::copy_of(&spare::CANDIDATES, &self.cands),
+            places: spare::copy_of(&spare::PLACES, &self.places),
+            changed: spare::copy_of(&spare::CHANGED, &self.changed),
+            conflict: self.conflict,
+            empty: self.empty,
+            settled: self.settled,
+        }
+    }
+}
+
+impl Drop for General {
+    fn drop(&mut self) {
+        spare::give_back(&spare::TEXT, std::mem::take(&mut self.text));
+        spare::give_back(&spare::CANDIDATES, std::mem::take(&mut self.cands));
+        spare::give_back(&spare::PLACES, std::mem::take(&mut self.places));
+        spare::give_back(&spare::CHANGED, std::mem::take(&mut self.changed));
     }
 }
 

@@ -10,6 +10,7 @@ mod residual;
 mod rules;
 mod shape;
 mod solutions;
+mod spare;
 mod weighted;
 
 use std::fmt;
@@ -111,7 +112,7 @@ impl Board {
         let engine = if shape == Shape::NINE {
             Engines::Nine(Nine::empty())
         } else {
-            Engines::General(Box::new(General::empty(SharedGeometry::Classic(shape.geometry()))))
+            Engines::General(General::empty(SharedGeometry::Classic(shape.geometry())))
         };
         Board { engine }
     }
@@ -130,9 +131,7 @@ impl Board {
     pub fn empty_with(rules: &Rules) -> Board {
         match rules.geometry() {
             SharedGeometry::Classic(geometry) => Board::empty(geometry.shape),
-            custom @ SharedGeometry::Custom(_) => {
-                Board { engine: Engines::General(Box::new(General::empty(custom.clone()))) }
-            }
+            custom @ SharedGeometry::Custom(_) => Board { engine: Engines::General(General::empty(custom.clone())) },
         }
     }
 
@@ -492,7 +491,7 @@ impl Board {
         size_of::<Board>()
             + match &self.engine {
                 Engines::Nine(_) => 0,
-                Engines::General(general) => general.size_in_bytes(),
+                Engines::General(general) => general.heap_bytes(),
             }
     }
 
