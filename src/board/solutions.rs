@@ -69,6 +69,12 @@ pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<
 
 /// Counts up to this use [`count_with_dives`] on the general engine.
 const DIVE_LIMIT: usize = 16;
+/// Once a solution is known, a dive runs in one turn of this many: the
+/// dives have found it or the depth-first count has, and on a puzzle with
+/// one solution the rest of the work is the count's. (The 25x25 minimal
+/// puzzles: 5.5 s to 3.3 s; the puzzles with several solutions are no
+/// slower.)
+const DIVE_TURN_AFTER_FIRST: u64 = 4;
 /// Nodes per unit of the Luby sequence in [`count_with_dives`].
 const DIVE_UNIT: u64 = 64;
 
@@ -84,7 +90,8 @@ const DIVE_UNIT: u64 = 64;
 /// solutions of all the dives add up, and once `limit` of them are found,
 /// that is the answer. The depth-first count gets as many nodes between the
 /// dives and resumes where it stopped, so the dives take at most half the
-/// work, and the count is exact when it ends first.
+/// work (less once a solution is known: [`DIVE_TURN_AFTER_FIRST`]), and the
+/// count is exact when it ends first.
 ///
 /// Both learn which units fail: a cell in units where propagation keeps
 /// failing is branched on early, where its failures cut the most. On the
@@ -113,6 +120,9 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
         }
         if !meter.spend(depth_first.visited()) {
             return (counted.max(found.len()), meter.exhausted());
+        }
+        if (counted > 0 || !found.is_empty()) && run % DIVE_TURN_AFTER_FIRST != 0 {
+            continue;
         }
         let mut dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
         for _ in 0..slice {
