@@ -356,6 +356,38 @@ impl General {
         (0..self.geometry.cells).filter(move |c| open(c) && self.cands[*c].count_ones() == fewest)
     }
 
+    /// Failed-digit probing: each candidate of each empty cell is tried by
+    /// propagation alone, and one that leads to a contradiction is removed
+    /// (with what that forces), round after round until a round removes
+    /// nothing. No solution is lost. The board must be settled.
+    pub(crate) fn probe(&mut self) -> Result<(), Contradiction> {
+        let geometry = self.geometry.clone();
+        loop {
+            let mut removed = false;
+            for cell in 0..geometry.cells {
+                let mut untried = if self.text[cell] == EMPTY { self.cands[cell] } else { 0 };
+                while untried != 0 {
+                    let bit = untried & untried.wrapping_neg();
+                    untried ^= bit;
+                    // Earlier probes may have filled the cell or removed the digit.
+                    if self.text[cell] != EMPTY || self.cands[cell] & bit == 0 {
+                        break;
+                    }
+                    let mut trial = self.clone();
+                    if trial.assign_and_propagate(cell, bit).is_err() {
+                        let mut forced = Forced::new();
+                        self.eliminate(&geometry, cell, bit, &mut forced)?;
+                        self.propagate(&geometry, &mut forced)?;
+                        removed = true;
+                    }
+                }
+            }
+            if !removed {
+                return Ok(());
+            }
+        }
+    }
+
     /// Locked candidates (pointing and claiming): when a digit's places in
     /// one region all lie where it meets another, the digit leaves the rest
     /// of the other. Only digits whose places changed since the last look

@@ -519,6 +519,15 @@ impl Board {
         matches!(self.engine, Engines::General(_))
     }
 
+    /// Removes every digit that propagation alone refutes (on the general
+    /// engine; a 9x9 board is left as it is). The board must be settled.
+    pub(crate) fn probe(&mut self) -> Result<(), Contradiction> {
+        match &mut self.engine {
+            Engines::General(e) => e.probe(),
+            Engines::Nine(_) => Ok(()),
+        }
+    }
+
     /// Propagates in place.
     pub(crate) fn settle(&mut self) -> Result<(), Contradiction> {
         self.engine.propagate_all()
