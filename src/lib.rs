@@ -59,11 +59,11 @@
 //! let (board, layout) = Parser::new().parse(puzzle)?;
 //! let solution = board.solve().expect("solvable");
 //! assert_eq!(layout.render(&solution), "\
-//! 1 2 | 3 4
-//! 3 4 | 1 2
+//! 1 3 | 2 4
+//! 2 4 | 1 3
 //! ----+----
-//! 2 1 | 4 3
-//! 4 3 | 2 1
+//! 4 1 | 3 2
+//! 3 2 | 4 1
 //! ");
 //! # Ok::<(), lazydoku::ParseError>(())
 //! ```

@@ -33,7 +33,7 @@ pub enum LayoutKind {
 /// let solution = board.solve().expect("solvable");
 /// assert_eq!(
 ///     layout.render(&solution),
-///     "[[1, 2, 3, 4],\n [3, 4, 1, 2],\n [2, 1, 4, 3],\n [4, 3, 2, 1]]"
+///     "[[1, 3, 2, 4],\n [2, 4, 1, 3],\n [4, 1, 3, 2],\n [3, 2, 4, 1]]"
 /// );
 /// # Ok::<(), lazydoku::ParseError>(())
 /// ```
