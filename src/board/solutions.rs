@@ -118,7 +118,6 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
     loop {
         run += 1;
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
-        // Each slice within what is left of `meter`, which is charged after.
         if run == PROBE_AT_RUN {
             // A long count: the root is worth probing, and the count
             // starts again from there, keeping what its weights learned.
@@ -129,6 +128,7 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
             depth_first = counter(Search::new(probed, learning, Stack::new()), meter.clone());
             counted = 0;
         }
+        // Each slice within what is left of `meter`, which is charged after.
         depth_first = depth_first.within(Budget::nodes(slice.min(meter.nodes_left())));
         counted += depth_first.up_to(limit - counted);
         if counted >= limit || depth_first.exhausted().is_none() {
@@ -165,8 +165,8 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
 /// turns with restarted dives as [`count_with_dives`] does: the empty 24x24
 /// board, or a 25x25 puzzle with several solutions, can keep the plain
 /// fewest-candidates order from any solution for minutes. Either way, every
-/// board visited is one node of `meter`'s budget, and a board with no
-/// solution is told by the depth-first search running out of nodes.
+/// board visited is one node of `meter`'s budget, and a board has no
+/// solution when the depth-first search ends without one.
 pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<Exhausted>) {
     if !board.uses_general_engine() {
         let mut solutions = Solutions { search: Search::new(board.clone(), BoardChildren, Stack::new()), meter };
