@@ -446,6 +446,27 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1, column 1: cage 'a': no 2 distinct digits add up to 9"), "{}", stderr(&o));
+}
+
+#[test]
+fn trace_follows_the_rules_given() {
+    // The README's jigsaw: the last board traced is its solution.
+    let o = common::run(&["trace", "--regions", "aaab acbb ccbd cddd", "1......2...3...."], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let last: Vec<&str> = text.lines().last().unwrap().split('\t').collect();
+    assert_eq!(last[1..], ["0", "1324413224133241"]);
+    // Windoku: every board keeps the windows, down to a complete grid.
+    let empty = ".".repeat(81);
     let o = common::run(&["trace", "--windoku", &empty], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let grid = text.lines().last().unwrap().split('\t').nth(2).unwrap();
+    let windoku = lazydoku::Rules::new(lazydoku::Shape::NINE).with_windows();
+    let board = windoku.parse(grid).expect("a grid that keeps every window");
+    assert!(board.is_complete());
+    // A region map that does not fit is a usage error, as for solve.
+    let o = common::run(&["trace", "--regions", "aaab acbb", "1......2...3...."], "");
     assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--regions: a region map has 8 labels"), "{}", stderr(&o));
 }

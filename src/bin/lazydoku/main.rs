@@ -395,11 +395,7 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
-    if puzzle.rules()?.is_some() {
-        return Err(
-            "trace does not take --regions, --windoku or --cages yet; solve, count, all and check do".to_owned()
-        );
-    }
+    let rules = puzzle.rules()?;
     let parser = puzzle.parser();
     let source = match input {
         Some(input) => Source::from_argument(&input, parser)?,
@@ -420,6 +416,9 @@ fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -
         }
     };
     let (line, text) = text;
-    let board = parser.parse_board(&text).map_err(|e| format!("{}:{line}: {e}", source.name()))?;
-    trace.run(&board)
+    let board = match &rules {
+        Some(rules) => parser.parse_with_rules(&text, rules).map(|(board, _)| board),
+        None => parser.parse_board(&text),
+    };
+    trace.run(&board.map_err(|e| format!("{}:{line}: {e}", source.name()))?)
 }
