@@ -34,14 +34,7 @@ impl Children {
 
     /// The children of `parent`.
     pub(crate) fn new(parent: &Board) -> Children {
-        let none = Children::none();
-        if parent.is_complete() {
-            return none;
-        }
-        let mut parent = parent.clone();
-        if !parent.is_settled() && parent.settle().is_err() {
-            return none;
-        }
+        let Some(parent) = parent.settled_to_branch() else { return Children::none() };
         match parent.branch_cell() {
             Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
             // Propagation alone completed it.

@@ -528,6 +528,20 @@ impl Board {
         }
     }
 
+    /// A propagated copy to branch from, or `None` when the board is
+    /// complete or propagation finds a contradiction: where every child
+    /// iterator starts.
+    pub(crate) fn settled_to_branch(&self) -> Option<Board> {
+        if self.is_complete() {
+            return None;
+        }
+        let mut parent = self.clone();
+        if !parent.is_settled() {
+            parent.settle().ok()?;
+        }
+        Some(parent)
+    }
+
     /// Propagates in place.
     pub(crate) fn settle(&mut self) -> Result<(), Contradiction> {
         self.engine.propagate_all()

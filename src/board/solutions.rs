@@ -141,22 +141,54 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
             continue;
         }
         let mut dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
-        for _ in 0..slice {
-            if !meter.tick() {
-                return (counted.max(found.len()), meter.exhausted());
+        let keep = |solution: Board| {
+            if !found.contains(&solution) {
+                found.push(solution);
             }
-            match dive.next() {
-                None => break,
-                Some(solution) if solution.is_complete() && !found.contains(&solution) => {
-                    found.push(solution);
-                    if found.len() >= limit {
-                        return (limit, None);
-                    }
+            found.len() >= limit
+        };
+        match walk_slice(&mut dive, slice, &mut meter, keep) {
+            SliceEnd::Stopped => return (limit, None),
+            SliceEnd::Spent => return (counted.max(found.len()), meter.exhausted()),
+            SliceEnd::Ended | SliceEnd::Full => {}
+        }
+    }
+}
+
+/// How [`walk_slice`] ended.
+enum SliceEnd {
+    /// A solution made `stop` say so.
+    Stopped,
+    /// The walk has no node left.
+    Ended,
+    /// The slice's nodes were all taken.
+    Full,
+    /// The meter's budget ran out.
+    Spent,
+}
+
+/// Takes up to `nodes` nodes of `walk`, each one node of `meter`, giving
+/// each complete board to `stop`, which says whether to stop there.
+fn walk_slice(
+    walk: &mut impl Iterator<Item = Board>,
+    nodes: u64,
+    meter: &mut Meter,
+    mut stop: impl FnMut(Board) -> bool,
+) -> SliceEnd {
+    for _ in 0..nodes {
+        if !meter.tick() {
+            return SliceEnd::Spent;
+        }
+        match walk.next() {
+            None => return SliceEnd::Ended,
+            Some(node) => {
+                if node.is_complete() && stop(node) {
+                    return SliceEnd::Stopped;
                 }
-                Some(_) => {}
             }
         }
     }
+    SliceEnd::Full
 }
 
 /// [`Board::solve_within`]: the first solution of the depth-first search on
@@ -177,29 +209,25 @@ pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<E
     let mut depth_first = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &weights, 0));
     let dive_weights = Weights::new(board);
     let mut run = 0;
+    let mut solution = None;
     loop {
         run += 1;
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
-        for _ in 0..slice {
-            if !meter.tick() {
-                return (None, meter.exhausted());
-            }
-            match depth_first.next() {
-                None => return (None, None),
-                Some(node) if node.is_complete() => return (Some(node), None),
-                Some(_) => {}
-            }
+        let mut take = |found: Board| {
+            solution = Some(found);
+            true
+        };
+        match walk_slice(&mut depth_first, slice, &mut meter, &mut take) {
+            SliceEnd::Stopped => return (solution, None),
+            SliceEnd::Ended => return (None, None),
+            SliceEnd::Spent => return (None, meter.exhausted()),
+            SliceEnd::Full => {}
         }
         let mut dive = crate::search::dfs(board.clone(), |b: &Board| WeightedChildren::new(b, &dive_weights, run));
-        for _ in 0..slice {
-            if !meter.tick() {
-                return (None, meter.exhausted());
-            }
-            match dive.next() {
-                None => break,
-                Some(node) if node.is_complete() => return (Some(node), None),
-                Some(_) => {}
-            }
+        match walk_slice(&mut dive, slice, &mut meter, &mut take) {
+            SliceEnd::Stopped => return (solution, None),
+            SliceEnd::Spent => return (None, meter.exhausted()),
+            SliceEnd::Ended | SliceEnd::Full => {}
         }
     }
 }

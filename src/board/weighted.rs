@@ -43,13 +43,7 @@ impl WeightedChildren {
     pub(crate) fn new(parent: &Board, weights: &Weights, seed: u64) -> WeightedChildren {
         let mut children =
             WeightedChildren { parent: None, cell: 0, remaining: 0, weights: weights.clone(), state: seed };
-        if parent.is_complete() {
-            return children;
-        }
-        let mut parent = parent.clone();
-        if !parent.is_settled() && parent.settle().is_err() {
-            return children;
-        }
+        let Some(parent) = parent.settled_to_branch() else { return children };
         let branch = match &parent.engine {
             Engines::General(e) => e.branch_cell_weighted(&weights.0.borrow(), seed),
             Engines::Nine(e) => e.branch_cell(),
