@@ -7,8 +7,8 @@ use super::{Board, Candidates};
 
 /// The children of a board, built one at a time: one per candidate of the
 /// empty cell with the fewest candidates, smallest digit first, each
-/// propagated with naked and hidden singles and locked candidates. Children
-/// that reach a contradiction are skipped.
+/// propagated as [`Board::propagated`] does. Children that reach a
+/// contradiction are skipped.
 ///
 /// A board that came from parsing or [`Board::place`] is propagated first,
 /// once, and the branch is taken on the result; if propagation alone

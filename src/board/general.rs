@@ -1,7 +1,7 @@
 //! The engine for every shape but the classic 9x9 (which has its own in
 //! `nine.rs`): per-cell candidate masks and per-unit digit places, with
-//! naked and hidden singles and locked candidates over the shape's regions,
-//! whatever they are, and killer cage sums.
+//! naked and hidden singles, locked candidates, and naked and hidden pairs
+//! over the shape's regions, whatever they are, and killer cage sums.
 
 use smallvec::SmallVec;
 
@@ -10,13 +10,53 @@ use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
+/// The index (digit minus one) of a digit's bit.
+fn digit_index(bit: u32) -> u8 {
+    u8::try_from(bit.trailing_zeros()).expect("at most 32 bits")
+}
+
 fn to_u16(cell: usize) -> u16 {
     u16::try_from(cell).expect("at most 625 cells")
 }
 
-/// Cells to fill, each with its digit's bit: naked singles (the cell's one
-/// candidate) and hidden singles (the one place of a digit in a unit).
-type Forced = SmallVec<[(u16, u32); 64]>;
+/// What propagation has yet to look at.
+#[derive(Default)]
+struct Pending {
+    /// Cells to fill, each with its digit's bit: naked singles (the cell's
+    /// one candidate) and hidden singles (the one place of a digit in a unit).
+    singles: SmallVec<[(u16, u32); 256]>,
+    /// Empty cells that came down to two candidates: each may make a naked
+    /// pair with another cell of one of its units.
+    pair_cells: SmallVec<[u16; PAIRS_QUEUED]>,
+    /// Units and digits whose places came down to two: each may make a
+    /// hidden pair with another digit of the unit.
+    pair_places: SmallVec<[(u16, u8); PAIRS_QUEUED]>,
+    /// Whether a pair queue was full when something came down to two: then
+    /// every cell and place is looked at.
+    pairs_overflowed: bool,
+}
+
+/// The most cells, and the most places, queued for pairs: a full queue
+/// costs one look at the whole board rather than an allocation.
+const PAIRS_QUEUED: usize = 256;
+
+impl Pending {
+    fn pair_cell(&mut self, cell: usize) {
+        if self.pair_cells.len() < PAIRS_QUEUED {
+            self.pair_cells.push(to_u16(cell));
+        } else {
+            self.pairs_overflowed = true;
+        }
+    }
+
+    fn pair_place(&mut self, unit: usize, bit: u32) {
+        if self.pair_places.len() < PAIRS_QUEUED {
+            self.pair_places.push((to_u16(unit), digit_index(bit)));
+        } else {
+            self.pairs_overflowed = true;
+        }
+    }
+}
 
 /// A board of the general engine. Its buffers come from and go back to
 /// [`spare`]'s pools, so that the boards a search makes and drops at every
@@ -32,8 +72,8 @@ pub(crate) struct General {
     /// as the candidates change, so that a digit down to one place is seen
     /// at once rather than by sweeping every unit.
     places: Vec<u32>,
-    /// The digits whose places changed in each unit since locked candidates
-    /// last found nothing: only overlaps of those units can yield more.
+    /// The digits whose places changed in each unit since locked
+    /// candidates last looked at it: only those can be newly confined.
     changed: Vec<u32>,
     /// Where propagation last found a contradiction, for branching
     /// heuristics that learn from failures.
@@ -139,7 +179,7 @@ impl General {
         g: &Geometry,
         cell: usize,
         bits: u32,
-        forced: &mut Forced,
+        pending: &mut Pending,
     ) -> Result<(), Contradiction> {
         for m in g.memberships(cell) {
             let unit = usize::from(m.unit);
@@ -158,8 +198,10 @@ impl General {
                 if left.is_power_of_two() {
                     let only = g.unit_cell(unit, left.trailing_zeros() as usize);
                     if self.text[only] == EMPTY {
-                        forced.push((to_u16(only), bit));
+                        pending.singles.push((to_u16(only), bit));
                     }
+                } else if (left & (left - 1)).is_power_of_two() {
+                    pending.pair_place(unit, bit);
                 }
             }
         }
@@ -182,19 +224,19 @@ impl General {
 
     /// Fills `bit` into the empty `cell` and removes it from the peers,
     /// queueing what that forces.
-    fn assign(&mut self, g: &Geometry, cell: usize, bit: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+    fn assign(&mut self, g: &Geometry, cell: usize, bit: u32, pending: &mut Pending) -> Result<(), Contradiction> {
         let others = self.cands[cell] & !bit;
         self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
         self.cands[cell] = bit;
         self.empty -= 1;
-        self.remove_places(g, cell, others, forced)?;
+        self.remove_places(g, cell, others, pending)?;
         for &peer in g.peers(cell) {
             let peer = usize::from(peer);
             if self.cands[peer] & bit != 0 {
                 if self.text[peer] != EMPTY {
                     return Err(self.fail(Conflict::Cell(to_u16(peer))));
                 }
-                self.eliminate(g, peer, bit, forced)?;
+                self.eliminate(g, peer, bit, pending)?;
             }
         }
         Ok(())
@@ -203,7 +245,7 @@ impl General {
     /// Removes `bits` (some of its candidates) from the empty `cell`,
     /// queueing it if one is left.
     #[inline]
-    fn eliminate(&mut self, g: &Geometry, cell: usize, bits: u32, forced: &mut Forced) -> Result<(), Contradiction> {
+    fn eliminate(&mut self, g: &Geometry, cell: usize, bits: u32, pending: &mut Pending) -> Result<(), Contradiction> {
         let gone = self.cands[cell] & bits;
         let left = self.cands[cell] & !bits;
         if left == 0 {
@@ -211,19 +253,23 @@ impl General {
         }
         self.cands[cell] = left;
         if left.is_power_of_two() {
-            forced.push((to_u16(cell), left));
+            pending.singles.push((to_u16(cell), left));
+        } else if (left & (left - 1)).is_power_of_two() {
+            pending.pair_cell(cell);
         }
-        self.remove_places(g, cell, gone, forced)
+        self.remove_places(g, cell, gone, pending)
     }
 
-    /// Queues what a board that was not propagated already forces: cells
-    /// with one candidate, and digits with one place in a unit. A digit
-    /// with no place, or a cell with no candidate, is a contradiction.
-    fn gather_forced(&self, g: &Geometry, forced: &mut Forced) -> Result<(), Contradiction> {
+    /// Queues what a board that was not propagated already forces (cells
+    /// with one candidate, and digits with one place in a unit), and the
+    /// cells and places that may make pairs. A digit with no place, or a
+    /// cell with no candidate, is a contradiction.
+    fn gather_forced(&self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
                 0 => return Err(Contradiction),
-                bit if bit.is_power_of_two() => forced.push((to_u16(cell), bit)),
+                bit if bit.is_power_of_two() => pending.singles.push((to_u16(cell), bit)),
+                two if two.count_ones() == 2 => pending.pair_cell(cell),
                 _ => {}
             }
         }
@@ -235,18 +281,20 @@ impl General {
             if left.is_power_of_two() {
                 let only = g.unit_cell(unit, left.trailing_zeros() as usize);
                 if self.text[only] == EMPTY {
-                    forced.push((to_u16(only), 1 << digit));
+                    pending.singles.push((to_u16(only), 1 << digit));
                 }
+            } else if left.count_ones() == 2 {
+                pending.pair_place(unit, 1 << digit);
             }
         }
         Ok(())
     }
 
-    /// Fills the forced cells, then looks at killer cages and locked
-    /// candidates, until nothing is left to do.
-    fn propagate(&mut self, g: &Geometry, forced: &mut Forced) -> Result<(), Contradiction> {
+    /// Fills the forced cells, then looks at killer cages, locked
+    /// candidates and pairs, until nothing is left to do.
+    fn propagate(&mut self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
         loop {
-            while let Some((cell, bit)) = forced.pop() {
+            while let Some((cell, bit)) = pending.singles.pop() {
                 let cell = usize::from(cell);
                 if self.text[cell] != EMPTY {
                     // Filled since: by this digit, or by another when two
@@ -257,21 +305,21 @@ impl General {
                 } else if self.cands[cell] & bit == 0 {
                     return Err(self.fail(Conflict::Cell(to_u16(cell))));
                 } else {
-                    self.assign(g, cell, bit, forced)?;
+                    self.assign(g, cell, bit, pending)?;
                 }
             }
             if self.empty == 0 {
                 // Singles may fill a cage's last cells in one round: check its sum.
-                return self.cage_sums(g, forced).map(|_| ());
+                return self.cage_sums(g, pending).map(|_| ());
             }
-            if self.cage_sums(g, forced)? {
+            if self.cage_sums(g, pending)? {
                 continue;
             }
-            // Locked candidates cost a look at overlapping regions; near the
+            // Locked candidates and pairs cost a look at regions; near the
             // leaves (fewer empty cells than two rows hold) singles finish
             // the board alone, and enumeration spends most nodes there.
             let worth_it = usize::from(self.empty) > 2 * g.side;
-            if !(worth_it && self.locked_candidates(g, forced)?) {
+            if !(worth_it && (self.locked_candidates(g, pending)? || self.pairs(g, pending)?)) {
                 return Ok(());
             }
         }
@@ -281,7 +329,7 @@ impl General {
     /// digits that adds up to its cage's sum, holds the digits already
     /// placed in the cage, and leaves each empty cell of the cage a
     /// candidate. Returns whether anything was eliminated.
-    fn cage_sums(&mut self, g: &Geometry, forced: &mut Forced) -> Result<bool, Contradiction> {
+    fn cage_sums(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
         for cage in &g.cages {
             let mut placed = 0u32;
@@ -314,7 +362,7 @@ impl General {
                 let cell = usize::from(cell);
                 let gone = self.cands[cell] & !allowed;
                 if self.text[cell] == EMPTY && gone != 0 {
-                    self.eliminate(g, cell, gone, forced)?;
+                    self.eliminate(g, cell, gone, pending)?;
                     changed = true;
                 }
             }
@@ -375,9 +423,9 @@ impl General {
                     }
                     let mut trial = self.clone();
                     if trial.assign_and_propagate(cell, bit).is_err() {
-                        let mut forced = Forced::new();
-                        self.eliminate(&geometry, cell, bit, &mut forced)?;
-                        self.propagate(&geometry, &mut forced)?;
+                        let mut pending = Pending::default();
+                        self.eliminate(&geometry, cell, bit, &mut pending)?;
+                        self.propagate(&geometry, &mut pending)?;
                         removed = true;
                     }
                 }
@@ -388,46 +436,156 @@ impl General {
         }
     }
 
-    /// Locked candidates (pointing and claiming): when a digit's places in
-    /// one region all lie where it meets another, the digit leaves the rest
-    /// of the other. Only digits whose places changed since the last look
-    /// that found nothing are looked at. Returns whether anything was
-    /// eliminated.
-    fn locked_candidates(&mut self, g: &Geometry, forced: &mut Forced) -> Result<bool, Contradiction> {
+    /// Naked and hidden pairs. Two empty cells of a unit with the same two
+    /// candidates take those digits from the unit's other cells; two digits
+    /// with the same two places in a unit leave those cells no other
+    /// candidate. Only the cells and places that came down to two since
+    /// the last look are looked at: a pair is found when its second member
+    /// joins it. Returns whether anything was eliminated.
+    fn pairs(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
-        for overlap in &g.overlaps {
-            let (a, b) = (usize::from(overlap.first), usize::from(overlap.second));
-            let mut digits = self.changed[a] | self.changed[b];
-            while digits != 0 {
-                let bit = digits & digits.wrapping_neg();
-                digits ^= bit;
-                let d = bit.trailing_zeros() as usize;
-                let (in_a, in_b) = (self.places[a * g.side + d], self.places[b * g.side + d]);
-                let (outside_a, outside_b) = (in_a & !overlap.first_shared, in_b & !overlap.second_shared);
-                let (unit, mut victims) = if outside_a == 0 && outside_b != 0 {
-                    (b, outside_b)
-                } else if outside_b == 0 && outside_a != 0 {
-                    (a, outside_a)
-                } else {
-                    continue;
-                };
-                changed = true;
-                while victims != 0 {
-                    let place = victims.trailing_zeros() as usize;
-                    victims &= victims - 1;
-                    let cell = g.unit_cell(unit, place);
-                    // A digit confined to the overlap is not placed outside it.
-                    if self.text[cell] != EMPTY {
-                        return Err(self.fail(Conflict::Cell(to_u16(cell))));
-                    }
-                    if self.cands[cell] & bit != 0 {
-                        self.eliminate(g, cell, bit, forced)?;
-                    }
+        while let Some(cell) = pending.pair_cells.pop() {
+            changed |= self.naked_pair(g, usize::from(cell), pending)?;
+        }
+        while let Some((unit, digit)) = pending.pair_places.pop() {
+            changed |= self.hidden_pair(g, usize::from(unit), usize::from(digit), pending)?;
+        }
+        if std::mem::take(&mut pending.pairs_overflowed) {
+            for cell in 0..g.cells {
+                changed |= self.naked_pair(g, cell, pending)?;
+            }
+            for slot in 0..self.places.len() {
+                changed |= self.hidden_pair(g, slot / g.side, slot % g.side, pending)?;
+            }
+            // What these found is looked at again in full on the next call.
+            pending.pair_cells.clear();
+            pending.pair_places.clear();
+        }
+        Ok(changed)
+    }
+
+    /// The naked pairs that `cell` makes, if it is empty with two candidates.
+    fn naked_pair(&mut self, g: &Geometry, cell: usize, pending: &mut Pending) -> Result<bool, Contradiction> {
+        let pair = self.cands[cell];
+        if self.text[cell] != EMPTY || pair.count_ones() != 2 {
+            return Ok(false);
+        }
+        let mut changed = false;
+        let side = g.side;
+        let (low, high) = (pair.trailing_zeros() as usize, 31 - pair.leading_zeros() as usize);
+        for m in g.memberships(cell) {
+            let unit = usize::from(m.unit);
+            // The partner can only be where both digits can go.
+            let mine = 1u32 << m.place;
+            let (at_low, at_high) = (self.places[unit * side + low], self.places[unit * side + high]);
+            let mut rest = at_low & at_high & !mine;
+            let mut partner = None;
+            while rest != 0 {
+                let place = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let other = g.unit_cell(unit, place);
+                if self.text[other] == EMPTY && self.cands[other] == pair {
+                    partner = Some(place);
+                    break;
+                }
+            }
+            let Some(place) = partner else { continue };
+            let mut victims = (at_low | at_high) & !mine & !(1 << place);
+            while victims != 0 {
+                let victim = g.unit_cell(unit, victims.trailing_zeros() as usize);
+                victims &= victims - 1;
+                // The pair's two cells hold both digits.
+                if self.text[victim] != EMPTY {
+                    return Err(self.fail(Conflict::Unit(m.unit)));
+                }
+                let gone = self.cands[victim] & pair;
+                if gone != 0 {
+                    self.eliminate(g, victim, gone, pending)?;
+                    changed = true;
                 }
             }
         }
-        if !changed {
-            self.changed.iter_mut().for_each(|c| *c = 0);
+        Ok(changed)
+    }
+
+    /// The hidden pair that `digit` makes in `unit`, if it has two places there.
+    fn hidden_pair(
+        &mut self,
+        g: &Geometry,
+        unit: usize,
+        digit: usize,
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let side = g.side;
+        let at = self.places[unit * side + digit];
+        if at.count_ones() != 2 {
+            return Ok(false);
+        }
+        let first = g.unit_cell(unit, at.trailing_zeros() as usize);
+        let second = g.unit_cell(unit, 31 - at.leading_zeros() as usize);
+        if self.text[first] != EMPTY || self.text[second] != EMPTY {
+            return Ok(false);
+        }
+        // The partner is a candidate of both cells.
+        let mut others = self.cands[first] & self.cands[second] & !(1 << digit);
+        while others != 0 {
+            let other = others.trailing_zeros() as usize;
+            others &= others - 1;
+            if self.places[unit * side + other] != at {
+                continue;
+            }
+            let keep = (1u32 << digit) | (1 << other);
+            let mut changed = false;
+            for cell in [first, second] {
+                let gone = self.cands[cell] & !keep;
+                if gone != 0 {
+                    self.eliminate(g, cell, gone, pending)?;
+                    changed = true;
+                }
+            }
+            return Ok(changed);
+        }
+        Ok(false)
+    }
+
+    /// Locked candidates (pointing and claiming): when a digit's places in
+    /// one region all lie where it meets another, the digit leaves the rest
+    /// of the other. Only digits whose places changed in a unit since the
+    /// unit was last looked at are looked at, and only those with no more
+    /// places than the unit shares with some region. Returns whether
+    /// anything was eliminated.
+    fn locked_candidates(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
+        let mut changed = false;
+        for unit in 0..g.unit_count() {
+            let mut digits = std::mem::take(&mut self.changed[unit]);
+            let widest = g.widest_meeting(unit);
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let places = self.places[unit * g.side + d];
+                // One place is a filled cell (singles are done by now), whose
+                // digit has left its peers already.
+                if places.count_ones() > widest || places.is_power_of_two() {
+                    continue;
+                }
+                for meeting in g.meetings(unit) {
+                    if places & !meeting.shared != 0 {
+                        continue;
+                    }
+                    let other = usize::from(meeting.other);
+                    let mut victims = self.places[other * g.side + d] & !meeting.other_shared;
+                    while victims != 0 {
+                        let cell = g.unit_cell(other, victims.trailing_zeros() as usize);
+                        victims &= victims - 1;
+                        // A digit confined to the overlap is not placed outside it.
+                        if self.text[cell] != EMPTY {
+                            return Err(self.fail(Conflict::Cell(to_u16(cell))));
+                        }
+                        self.eliminate(g, cell, 1 << d, pending)?;
+                        changed = true;
+                    }
+                }
+            }
         }
         Ok(changed)
     }
@@ -524,25 +682,25 @@ impl Engine for General {
     /// A board that was not settled may hold singles that no queue knows
     /// of, so those are gathered first.
     fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        let mut forced = Forced::new();
+        let mut pending = Pending::default();
         // The rules are shared, not part of what changes: a handle of
         // their own lets them be read while the cells are written.
         let geometry = self.geometry.clone();
         if !self.settled {
-            self.gather_forced(&geometry, &mut forced)?;
+            self.gather_forced(&geometry, &mut pending)?;
         }
-        self.assign(&geometry, cell, bit, &mut forced)?;
-        self.propagate(&geometry, &mut forced)?;
+        self.assign(&geometry, cell, bit, &mut pending)?;
+        self.propagate(&geometry, &mut pending)?;
         self.settled = true;
         Ok(())
     }
 
     /// Propagates everything already forced on the board.
     fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        let mut forced = Forced::new();
+        let mut pending = Pending::default();
         let geometry = self.geometry.clone();
-        self.gather_forced(&geometry, &mut forced)?;
-        self.propagate(&geometry, &mut forced)?;
+        self.gather_forced(&geometry, &mut pending)?;
+        self.propagate(&geometry, &mut pending)?;
         self.settled = true;
         Ok(())
     }

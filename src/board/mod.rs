@@ -281,7 +281,9 @@ impl Board {
     }
 
     /// The board propagated to a fixed point (naked and hidden singles, locked
-    /// candidates), or `None` when that reaches a contradiction.
+    /// candidates), or `None` when that reaches a contradiction. On shapes
+    /// other than 9x9, naked and hidden pairs too, while more cells are
+    /// empty than two rows hold.
     ///
     /// On a 9x9 board with 20 or fewer empty cells, the inferences along
     /// columns (locked candidates, and hidden singles in columns) are left
@@ -304,8 +306,8 @@ impl Board {
     }
 
     /// The children of this board, lazily: one per candidate of the empty
-    /// cell with the fewest candidates, each propagated with naked and hidden
-    /// singles and locked candidates; a child that reaches a contradiction is
+    /// cell with the fewest candidates, each propagated as
+    /// [`Board::propagated`] does; a child that reaches a contradiction is
     /// skipped.
     ///
     /// The iterator owns a copy of the board, so `Board::children` can be

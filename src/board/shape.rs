@@ -223,9 +223,13 @@ pub(crate) struct Geometry {
     /// `memberships[membership_start[c]..membership_start[c + 1]]`.
     memberships: Vec<Membership>,
     membership_start: Vec<u32>,
-    /// Every pair of regions that share two cells or more, for locked
-    /// candidates.
-    pub(crate) overlaps: Vec<Overlap>,
+    /// For locked candidates, the regions that share two cells or more
+    /// with unit `u` are `meetings[meeting_start[u]..meeting_start[u + 1]]`.
+    meetings: Vec<Meeting>,
+    meeting_start: Vec<u32>,
+    /// The most cells that unit `u` shares with another region: a digit
+    /// with more places than that in `u` is confined to no overlap.
+    widest_meeting: Vec<u8>,
     /// Killer cages: distinct digits (their cells are peers) with a sum.
     pub(crate) cages: Vec<Cage>,
 }
@@ -264,14 +268,14 @@ impl Cage {
     }
 }
 
-/// Two regions that share two cells or more: the units' indices, and the
-/// places of the shared cells in each (bit `i` for the unit's `i`-th cell).
-#[derive(Debug)]
-pub(crate) struct Overlap {
-    pub(crate) first: u16,
-    pub(crate) second: u16,
-    pub(crate) first_shared: u32,
-    pub(crate) second_shared: u32,
+/// Where a unit meets another region in two cells or more: the places of
+/// the shared cells in the unit and in the other region (bit `i` for a
+/// unit's `i`-th cell).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meeting {
+    pub(crate) shared: u32,
+    pub(crate) other: u16,
+    pub(crate) other_shared: u32,
 }
 
 /// A unit that a cell is in, and the cell's place in it.
@@ -344,18 +348,22 @@ impl Geometry {
             peers.extend(mine.iter().map(|&p| to_u16(p)));
             peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
         }
-        let mut overlaps = Vec::new();
-        for (i, (_, a)) in units.iter().enumerate() {
-            for (j, (_, b)) in units.iter().enumerate().skip(i + 1) {
+        let (mut meetings, mut meeting_start, mut widest_meeting) = (Vec::new(), vec![0], Vec::new());
+        for (_, a) in units {
+            let mut widest = 0;
+            for (j, (_, b)) in units.iter().enumerate().filter(|(_, (_, b))| b != a) {
                 // The places in `u` of the cells that `v` holds too.
                 let shared = |u: &Vec<usize>, v: &Vec<usize>| {
                     u.iter().enumerate().filter(|(_, c)| v.contains(c)).fold(0u32, |m, (k, _)| m | 1 << k)
                 };
-                let (first_shared, second_shared) = (shared(a, b), shared(b, a));
-                if first_shared.count_ones() >= 2 {
-                    overlaps.push(Overlap { first: to_u16(i), second: to_u16(j), first_shared, second_shared });
+                let (mine, theirs) = (shared(a, b), shared(b, a));
+                if mine.count_ones() >= 2 {
+                    meetings.push(Meeting { shared: mine, other: to_u16(j), other_shared: theirs });
+                    widest = widest.max(mine.count_ones());
                 }
             }
+            meeting_start.push(u32::try_from(meetings.len()).expect("fewer than 2^32 meetings"));
+            widest_meeting.push(u8::try_from(widest).expect("at most 25 cells a unit"));
         }
         let mut memberships = Vec::new();
         let mut membership_start = vec![0];
@@ -373,7 +381,9 @@ impl Geometry {
             side,
             cells,
             full: (1 << side) - 1,
-            overlaps,
+            meetings,
+            meeting_start,
+            widest_meeting,
             unit_cells: units.iter().flat_map(|(_, u)| u.iter().map(|&c| to_u16(c))).collect(),
             kinds: units.iter().map(|&(kind, _)| kind).collect(),
             peers,
@@ -406,6 +416,18 @@ impl Geometry {
     #[inline]
     pub(crate) fn memberships(&self, cell: usize) -> &[Membership] {
         &self.memberships[self.membership_start[cell] as usize..self.membership_start[cell + 1] as usize]
+    }
+
+    /// The regions that share two cells or more with `unit`.
+    #[inline]
+    pub(crate) fn meetings(&self, unit: usize) -> &[Meeting] {
+        &self.meetings[self.meeting_start[unit] as usize..self.meeting_start[unit + 1] as usize]
+    }
+
+    /// The most cells that `unit` shares with another region.
+    #[inline]
+    pub(crate) fn widest_meeting(&self, unit: usize) -> u32 {
+        u32::from(self.widest_meeting[unit])
     }
 
     /// The `place`-th cell of unit `unit`.

@@ -308,3 +308,71 @@ fn the_empty_6x6_board_has_28_200_960_solutions() {
     assert_eq!(Board::empty(Shape::new(2, 3)).solutions().count(), 28_200_960);
     println!("counted 28,200,960 6x6 solutions in {:.1} s", start.elapsed().as_secs_f64());
 }
+
+/// The pairs in `board`'s regions that propagation should have used but
+/// did not, and how many pairs it found in all. A naked pair is two empty
+/// cells of a region with the same two candidates: no other cell of the
+/// region keeps either digit. A hidden pair is two digits with the same two
+/// places (empty cells holding them as candidates) in a region: those cells
+/// keep no other candidate.
+fn unused_pairs(board: &Board) -> (Vec<String>, usize) {
+    let (mut unused, mut pairs) = (Vec::new(), 0);
+    let side = board.shape().side();
+    let rules = board.rules();
+    for (kind, cells) in rules.regions() {
+        let empty: Vec<usize> = cells.iter().copied().filter(|&c| board.get(c).is_none()).collect();
+        for (i, &a) in empty.iter().enumerate() {
+            for &b in &empty[i + 1..] {
+                let pair = board.candidates(a).bits();
+                if pair.count_ones() != 2 || board.candidates(b).bits() != pair {
+                    continue;
+                }
+                pairs += 1;
+                if let Some(&c) = empty.iter().find(|&&c| c != a && c != b && board.candidates(c).bits() & pair != 0) {
+                    unused.push(format!("{kind:?} {cells:?}: naked pair in {a}, {b} leaves cell {c} a digit of it"));
+                }
+            }
+        }
+        let places =
+            |d: u8| -> Vec<usize> { empty.iter().copied().filter(|&c| board.candidates(c).contains(d)).collect() };
+        let digits = 1..=u8::try_from(side).unwrap();
+        for d in digits.clone() {
+            for e in digits.clone().filter(|&e| e > d) {
+                let (at, other) = (places(d), places(e));
+                if at.len() != 2
+                    || at != other
+                    || cells.iter().any(|&c| matches!(board.get(c), Some(x) if x == d || x == e))
+                {
+                    continue;
+                }
+                pairs += 1;
+                if at.iter().any(|&c| board.candidates(c).len() > 2) {
+                    unused.push(format!("{kind:?} {cells:?}: hidden pair {d}, {e} in {at:?} leaves other candidates"));
+                }
+            }
+        }
+    }
+    (unused, pairs)
+}
+
+#[test]
+fn propagation_uses_every_naked_and_hidden_pair_on_large_boards() {
+    let mut pairs = 0;
+    for name in ["hard16.txt", "removed16.txt", "hard25.txt"] {
+        for line in load(name) {
+            let puzzle: Board = line.parse().unwrap();
+            // Pairs are looked for while more cells are empty than two rows hold.
+            let worth_it = |b: &Board| b.empty_cells() > 2 * b.shape().side();
+            let boards = puzzle.propagated().into_iter().flat_map(|p| {
+                let children: Vec<Board> = p.children().collect();
+                std::iter::once(p).chain(children)
+            });
+            for board in boards.filter(worth_it) {
+                let (unused, found) = unused_pairs(&board);
+                assert!(unused.is_empty(), "{name}: {line}: {unused:?}");
+                pairs += found;
+            }
+        }
+    }
+    assert!(pairs > 0, "the boards looked at hold pairs");
+}
