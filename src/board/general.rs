@@ -1,7 +1,8 @@
 //! The engine for every shape but the classic 9x9 (which has its own in
 //! `nine.rs`): per-cell candidate masks and per-unit digit places, with
-//! naked and hidden singles, locked candidates, and naked and hidden pairs
-//! over the shape's regions, whatever they are, and killer cage sums.
+//! naked and hidden singles, locked candidates, and naked and hidden
+//! subsets of two and three over the shape's regions, whatever they are,
+//! and killer cage sums.
 
 use smallvec::SmallVec;
 
@@ -25,37 +26,56 @@ struct Pending {
     /// Cells to fill, each with its digit's bit: naked singles (the cell's
     /// one candidate) and hidden singles (the one place of a digit in a unit).
     singles: SmallVec<[(u16, u32); 256]>,
-    /// Empty cells that came down to two candidates: each may make a naked
-    /// pair with another cell of one of its units.
-    pair_cells: SmallVec<[u16; PAIRS_QUEUED]>,
-    /// Units and digits whose places came down to two: each may make a
-    /// hidden pair with another digit of the unit.
-    pair_places: SmallVec<[(u16, u8); PAIRS_QUEUED]>,
-    /// Whether a pair queue was full when something came down to two: then
-    /// every cell and place is looked at.
-    pairs_overflowed: bool,
+    /// Empty cells that came down to three candidates or two: each may
+    /// complete a naked subset with other cells of one of its units.
+    small_cells: SmallVec<[u16; SUBSETS_QUEUED]>,
+    /// Units and digits whose places came down to three or two: each may
+    /// complete a hidden subset with other digits of the unit.
+    small_places: SmallVec<[(u16, u8); SUBSETS_QUEUED]>,
+    /// Whether a queue was full when something came down to three or two:
+    /// then every cell and place is looked at.
+    subsets_overflowed: bool,
 }
 
-/// The most cells, and the most places, queued for pairs: a full queue
+/// The most cells, and the most places, queued for subsets: a full queue
 /// costs one look at the whole board rather than an allocation.
-const PAIRS_QUEUED: usize = 256;
+const SUBSETS_QUEUED: usize = 256;
 
 impl Pending {
-    fn pair_cell(&mut self, cell: usize) {
-        if self.pair_cells.len() < PAIRS_QUEUED {
-            self.pair_cells.push(to_u16(cell));
+    fn small_cell(&mut self, cell: usize) {
+        if self.small_cells.len() < SUBSETS_QUEUED {
+            self.small_cells.push(to_u16(cell));
         } else {
-            self.pairs_overflowed = true;
+            self.subsets_overflowed = true;
         }
     }
 
-    fn pair_place(&mut self, unit: usize, bit: u32) {
-        if self.pair_places.len() < PAIRS_QUEUED {
-            self.pair_places.push((to_u16(unit), digit_index(bit)));
+    fn small_place(&mut self, unit: usize, bit: u32) {
+        if self.small_places.len() < SUBSETS_QUEUED {
+            self.small_places.push((to_u16(unit), digit_index(bit)));
         } else {
-            self.pairs_overflowed = true;
+            self.subsets_overflowed = true;
         }
     }
+}
+
+/// Whether `mask` has three bits or fewer: three lowest bits cleared leave
+/// nothing. Cheaper than counting them on processors without a population
+/// count instruction, which the default x86-64 target does not assume.
+#[inline]
+fn at_most_three(mask: u32) -> bool {
+    let two_fewer = mask & mask.wrapping_sub(1);
+    let three_fewer = two_fewer & two_fewer.wrapping_sub(1);
+    three_fewer & three_fewer.wrapping_sub(1) == 0
+}
+
+/// The indices of the set bits of `mask`, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let index = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (index < 32).then_some(index)
+    })
 }
 
 /// A board of the general engine. Its buffers come from and go back to
@@ -200,8 +220,8 @@ impl General {
                     if self.text[only] == EMPTY {
                         pending.singles.push((to_u16(only), bit));
                     }
-                } else if (left & (left - 1)).is_power_of_two() {
-                    pending.pair_place(unit, bit);
+                } else if at_most_three(left) {
+                    pending.small_place(unit, bit);
                 }
             }
         }
@@ -254,22 +274,22 @@ impl General {
         self.cands[cell] = left;
         if left.is_power_of_two() {
             pending.singles.push((to_u16(cell), left));
-        } else if (left & (left - 1)).is_power_of_two() {
-            pending.pair_cell(cell);
+        } else if at_most_three(left) {
+            pending.small_cell(cell);
         }
         self.remove_places(g, cell, gone, pending)
     }
 
     /// Queues what a board that was not propagated already forces (cells
     /// with one candidate, and digits with one place in a unit), and the
-    /// cells and places that may make pairs. A digit with no place, or a
+    /// cells and places that may make subsets. A digit with no place, or a
     /// cell with no candidate, is a contradiction.
     fn gather_forced(&self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
                 0 => return Err(Contradiction),
                 bit if bit.is_power_of_two() => pending.singles.push((to_u16(cell), bit)),
-                two if two.count_ones() == 2 => pending.pair_cell(cell),
+                few if few.count_ones() <= 3 => pending.small_cell(cell),
                 _ => {}
             }
         }
@@ -283,15 +303,15 @@ impl General {
                 if self.text[only] == EMPTY {
                     pending.singles.push((to_u16(only), 1 << digit));
                 }
-            } else if left.count_ones() == 2 {
-                pending.pair_place(unit, 1 << digit);
+            } else if left.count_ones() <= 3 {
+                pending.small_place(unit, 1 << digit);
             }
         }
         Ok(())
     }
 
     /// Fills the forced cells, then looks at killer cages, locked
-    /// candidates and pairs, until nothing is left to do.
+    /// candidates and subsets, until nothing is left to do.
     fn propagate(&mut self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
         loop {
             while let Some((cell, bit)) = pending.singles.pop() {
@@ -315,11 +335,11 @@ impl General {
             if self.cage_sums(g, pending)? {
                 continue;
             }
-            // Locked candidates and pairs cost a look at regions; near the
+            // Locked candidates and subsets cost a look at regions; near the
             // leaves (fewer empty cells than two rows hold) singles finish
             // the board alone, and enumeration spends most nodes there.
             let worth_it = usize::from(self.empty) > 2 * g.side;
-            if !(worth_it && (self.locked_candidates(g, pending)? || self.pairs(g, pending)?)) {
+            if !(worth_it && (self.locked_candidates(g, pending)? || self.subsets(g, pending)?)) {
                 return Ok(());
             }
         }
@@ -436,116 +456,173 @@ impl General {
         }
     }
 
-    /// Naked and hidden pairs. Two empty cells of a unit with the same two
-    /// candidates take those digits from the unit's other cells; two digits
-    /// with the same two places in a unit leave those cells no other
-    /// candidate. Only the cells and places that came down to two since
-    /// the last look are looked at: a pair is found when its second member
-    /// joins it. Returns whether anything was eliminated.
-    fn pairs(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
+    /// Naked and hidden subsets of two and three. Two (three) empty cells of
+    /// a unit whose candidates lie within two (three) digits take those
+    /// digits from the unit's other cells; two (three) digits whose places
+    /// in a unit lie within two (three) cells leave those cells no other
+    /// candidate. Only the cells and places that came down to three or two
+    /// since the last look are looked at: a subset is found when its last
+    /// member joins it. Returns whether anything was eliminated.
+    fn subsets(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
-        while let Some(cell) = pending.pair_cells.pop() {
-            changed |= self.naked_pair(g, usize::from(cell), pending)?;
+        while let Some(cell) = pending.small_cells.pop() {
+            changed |= self.naked_subsets_of(g, usize::from(cell), pending)?;
         }
-        while let Some((unit, digit)) = pending.pair_places.pop() {
-            changed |= self.hidden_pair(g, usize::from(unit), usize::from(digit), pending)?;
+        while let Some((unit, digit)) = pending.small_places.pop() {
+            changed |= self.hidden_subsets_of(g, usize::from(unit), usize::from(digit), pending)?;
         }
-        if std::mem::take(&mut pending.pairs_overflowed) {
+        if std::mem::take(&mut pending.subsets_overflowed) {
+            let mut swept = false;
             for cell in 0..g.cells {
-                changed |= self.naked_pair(g, cell, pending)?;
+                swept |= self.naked_subsets_of(g, cell, pending)?;
             }
             for slot in 0..self.places.len() {
-                changed |= self.hidden_pair(g, slot / g.side, slot % g.side, pending)?;
+                swept |= self.hidden_subsets_of(g, slot / g.side, slot % g.side, pending)?;
             }
-            // What these found is looked at again in full on the next call.
-            pending.pair_cells.clear();
-            pending.pair_places.clear();
+            // What the sweep changed is looked at again in full on the next
+            // call, rather than through the queues it may have filled.
+            pending.small_cells.clear();
+            pending.small_places.clear();
+            pending.subsets_overflowed = swept;
+            changed |= swept;
         }
         Ok(changed)
     }
 
-    /// The naked pairs that `cell` makes, if it is empty with two candidates.
-    fn naked_pair(&mut self, g: &Geometry, cell: usize, pending: &mut Pending) -> Result<bool, Contradiction> {
-        let pair = self.cands[cell];
-        if self.text[cell] != EMPTY || pair.count_ones() != 2 {
+    /// Where the digits of `set` can go in `unit`.
+    fn spots(&self, g: &Geometry, unit: usize, set: u32) -> u32 {
+        let row = &self.places[unit * g.side..(unit + 1) * g.side];
+        bits(set).fold(0, |spots, d| spots | row[d])
+    }
+
+    /// The naked subsets that `cell` belongs to, if it is empty with two or
+    /// three candidates: its own candidates, and with two, those with a
+    /// third digit that another cell of the unit adds.
+    fn naked_subsets_of(&mut self, g: &Geometry, cell: usize, pending: &mut Pending) -> Result<bool, Contradiction> {
+        let mine = self.cands[cell];
+        if self.text[cell] != EMPTY || !(2..=3).contains(&mine.count_ones()) {
             return Ok(false);
         }
         let mut changed = false;
-        let side = g.side;
-        let (low, high) = (pair.trailing_zeros() as usize, 31 - pair.leading_zeros() as usize);
         for m in g.memberships(cell) {
             let unit = usize::from(m.unit);
-            // The partner can only be where both digits can go.
-            let mine = 1u32 << m.place;
-            let (at_low, at_high) = (self.places[unit * side + low], self.places[unit * side + high]);
-            let mut rest = at_low & at_high & !mine;
-            let mut partner = None;
-            while rest != 0 {
-                let place = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let other = g.unit_cell(unit, place);
-                if self.text[other] == EMPTY && self.cands[other] == pair {
-                    partner = Some(place);
-                    break;
-                }
-            }
-            let Some(place) = partner else { continue };
-            let mut victims = (at_low | at_high) & !mine & !(1 << place);
-            while victims != 0 {
-                let victim = g.unit_cell(unit, victims.trailing_zeros() as usize);
-                victims &= victims - 1;
-                // The pair's two cells hold both digits.
-                if self.text[victim] != EMPTY {
-                    return Err(self.fail(Conflict::Unit(m.unit)));
-                }
-                let gone = self.cands[victim] & pair;
-                if gone != 0 {
-                    self.eliminate(g, victim, gone, pending)?;
-                    changed = true;
+            changed |= self.naked_subset(g, unit, mine, pending)?;
+            if mine.count_ones() == 2 && self.cands[cell] == mine {
+                // Every other cell of a triple holds one of the two digits.
+                for place in bits(self.spots(g, unit, mine) & !(1 << m.place)) {
+                    let other = g.unit_cell(unit, place);
+                    let set = mine | self.cands[other];
+                    if self.text[other] == EMPTY && set.count_ones() == 3 {
+                        changed |= self.naked_subset(g, unit, set, pending)?;
+                    }
                 }
             }
         }
         Ok(changed)
     }
 
-    /// The hidden pair that `digit` makes in `unit`, if it has two places there.
-    fn hidden_pair(
+    /// The empty cells of `unit` whose candidates lie within `set`: when
+    /// there are as many as `set` has digits, those digits leave the unit's
+    /// other cells; more is a contradiction.
+    fn naked_subset(
+        &mut self,
+        g: &Geometry,
+        unit: usize,
+        set: u32,
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let spots = self.spots(g, unit, set);
+        let inside = bits(spots).fold(0u32, |inside, place| {
+            let cell = g.unit_cell(unit, place);
+            let within = self.text[cell] == EMPTY && self.cands[cell] & !set == 0;
+            inside | u32::from(within) << place
+        });
+        match inside.count_ones().cmp(&set.count_ones()) {
+            std::cmp::Ordering::Less => return Ok(false),
+            std::cmp::Ordering::Greater => return Err(self.fail(Conflict::Unit(to_u16(unit)))),
+            std::cmp::Ordering::Equal => {}
+        }
+        let mut changed = false;
+        for place in bits(spots & !inside) {
+            let cell = g.unit_cell(unit, place);
+            // A digit of the set placed elsewhere leaves its cells too few digits.
+            if self.text[cell] != EMPTY {
+                return Err(self.fail(Conflict::Unit(to_u16(unit))));
+            }
+            let gone = self.cands[cell] & set;
+            if gone != 0 {
+                self.eliminate(g, cell, gone, pending)?;
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The hidden subsets that `digit` belongs to in `unit`, if it has two
+    /// or three places there: those places, and with two, those with a
+    /// third place that another digit of the two cells adds.
+    fn hidden_subsets_of(
         &mut self,
         g: &Geometry,
         unit: usize,
         digit: usize,
         pending: &mut Pending,
     ) -> Result<bool, Contradiction> {
-        let side = g.side;
-        let at = self.places[unit * side + digit];
-        if at.count_ones() != 2 {
+        let row = unit * g.side;
+        let at = self.places[row + digit];
+        if !(2..=3).contains(&at.count_ones()) {
             return Ok(false);
         }
-        let first = g.unit_cell(unit, at.trailing_zeros() as usize);
-        let second = g.unit_cell(unit, 31 - at.leading_zeros() as usize);
-        if self.text[first] != EMPTY || self.text[second] != EMPTY {
-            return Ok(false);
-        }
-        // The partner is a candidate of both cells.
-        let mut others = self.cands[first] & self.cands[second] & !(1 << digit);
-        while others != 0 {
-            let other = others.trailing_zeros() as usize;
-            others &= others - 1;
-            if self.places[unit * side + other] != at {
-                continue;
-            }
-            let keep = (1u32 << digit) | (1 << other);
-            let mut changed = false;
-            for cell in [first, second] {
-                let gone = self.cands[cell] & !keep;
-                if gone != 0 {
-                    self.eliminate(g, cell, gone, pending)?;
-                    changed = true;
+        let mut changed = self.hidden_subset(g, unit, at, pending)?;
+        if at.count_ones() == 2 && self.places[row + digit] == at {
+            let first = g.unit_cell(unit, at.trailing_zeros() as usize);
+            let second = g.unit_cell(unit, 31 - at.leading_zeros() as usize);
+            // Every other digit of a triple can go in one of the two cells.
+            for other in bits((self.cands[first] | self.cands[second]) & !(1 << digit)) {
+                let spots = at | self.places[row + other];
+                if spots.count_ones() == 3 {
+                    changed |= self.hidden_subset(g, unit, spots, pending)?;
                 }
             }
-            return Ok(changed);
         }
-        Ok(false)
+        Ok(changed)
+    }
+
+    /// The digits whose places in `unit` lie within `spots` (places of empty
+    /// cells): when there are as many as `spots` has cells, those cells
+    /// keep only those digits; more is a contradiction.
+    fn hidden_subset(
+        &mut self,
+        g: &Geometry,
+        unit: usize,
+        spots: u32,
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let row = unit * g.side;
+        let mut digits = 0;
+        for place in bits(spots) {
+            let cell = g.unit_cell(unit, place);
+            if self.text[cell] != EMPTY {
+                return Ok(false);
+            }
+            digits |= self.cands[cell];
+        }
+        let inside = bits(digits).filter(|&d| self.places[row + d] & !spots == 0).fold(0u32, |set, d| set | 1 << d);
+        match inside.count_ones().cmp(&spots.count_ones()) {
+            std::cmp::Ordering::Less => return Ok(false),
+            std::cmp::Ordering::Greater => return Err(self.fail(Conflict::Unit(to_u16(unit)))),
+            std::cmp::Ordering::Equal => {}
+        }
+        let mut changed = false;
+        for place in bits(spots) {
+            let cell = g.unit_cell(unit, place);
+            let gone = self.cands[cell] & !inside;
+            if gone != 0 {
+                self.eliminate(g, cell, gone, pending)?;
+                changed = true;
+            }
+        }
+        Ok(changed)
     }
 
     /// Locked candidates (pointing and claiming): when a digit's places in

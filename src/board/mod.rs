@@ -282,8 +282,8 @@ impl Board {
 
     /// The board propagated to a fixed point (naked and hidden singles, locked
     /// candidates), or `None` when that reaches a contradiction. On shapes
-    /// other than 9x9, naked and hidden pairs too, while more cells are
-    /// empty than two rows hold.
+    /// other than 9x9, naked and hidden pairs and triples too, while more
+    /// cells are empty than two rows hold.
     ///
     /// On a 9x9 board with 20 or fewer empty cells, the inferences along
     /// columns (locked candidates, and hidden singles in columns) are left

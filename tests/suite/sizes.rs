@@ -309,70 +309,81 @@ fn the_empty_6x6_board_has_28_200_960_solutions() {
     println!("counted 28,200,960 6x6 solutions in {:.1} s", start.elapsed().as_secs_f64());
 }
 
-/// The pairs in `board`'s regions that propagation should have used but
-/// did not, and how many pairs it found in all. A naked pair is two empty
-/// cells of a region with the same two candidates: no other cell of the
-/// region keeps either digit. A hidden pair is two digits with the same two
-/// places (empty cells holding them as candidates) in a region: those cells
-/// keep no other candidate.
-fn unused_pairs(board: &Board) -> (Vec<String>, usize) {
-    let (mut unused, mut pairs) = (Vec::new(), 0);
+/// The subsets of two and three in `board`'s regions that propagation
+/// should have used but did not, and how many it found in all. A naked
+/// subset is k empty cells of a region whose candidates lie within k
+/// digits: no other cell of the region keeps any of them. A hidden subset
+/// is k digits, none placed in the region, whose places (the empty cells
+/// holding them as candidates) are k cells: those cells keep no other
+/// candidate.
+fn unused_subsets(board: &Board) -> (Vec<String>, usize) {
+    let (mut unused, mut subsets) = (Vec::new(), 0);
     let side = board.shape().side();
     let rules = board.rules();
+    let groups = |n: usize| -> Vec<Vec<usize>> {
+        let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| vec![a, b]));
+        let triples = (0..n).flat_map(|a| (a + 1..n).flat_map(move |b| (b + 1..n).map(move |c| vec![a, b, c])));
+        pairs.chain(triples).collect()
+    };
     for (kind, cells) in rules.regions() {
         let empty: Vec<usize> = cells.iter().copied().filter(|&c| board.get(c).is_none()).collect();
-        for (i, &a) in empty.iter().enumerate() {
-            for &b in &empty[i + 1..] {
-                let pair = board.candidates(a).bits();
-                if pair.count_ones() != 2 || board.candidates(b).bits() != pair {
-                    continue;
-                }
-                pairs += 1;
-                if let Some(&c) = empty.iter().find(|&&c| c != a && c != b && board.candidates(c).bits() & pair != 0) {
-                    unused.push(format!("{kind:?} {cells:?}: naked pair in {a}, {b} leaves cell {c} a digit of it"));
-                }
+        let small: Vec<usize> =
+            empty.iter().copied().filter(|&c| (2..=3).contains(&board.candidates(c).len())).collect();
+        for group in groups(small.len()) {
+            let members: Vec<usize> = group.iter().map(|&i| small[i]).collect();
+            let set = members.iter().fold(0, |set, &c| set | board.candidates(c).bits());
+            if set.count_ones() as usize != members.len() {
+                continue;
+            }
+            subsets += 1;
+            if let Some(c) = empty.iter().find(|&&c| !members.contains(&c) && board.candidates(c).bits() & set != 0) {
+                unused.push(format!("{kind:?} {cells:?}: naked subset {members:?} leaves cell {c} a digit of it"));
             }
         }
-        let places =
-            |d: u8| -> Vec<usize> { empty.iter().copied().filter(|&c| board.candidates(c).contains(d)).collect() };
-        let digits = 1..=u8::try_from(side).unwrap();
-        for d in digits.clone() {
-            for e in digits.clone().filter(|&e| e > d) {
-                let (at, other) = (places(d), places(e));
-                if at.len() != 2
-                    || at != other
-                    || cells.iter().any(|&c| matches!(board.get(c), Some(x) if x == d || x == e))
-                {
-                    continue;
-                }
-                pairs += 1;
-                if at.iter().any(|&c| board.candidates(c).len() > 2) {
-                    unused.push(format!("{kind:?} {cells:?}: hidden pair {d}, {e} in {at:?} leaves other candidates"));
-                }
+        let is_placed = |d: u8| cells.iter().any(|&c| board.get(c) == Some(d));
+        let places = |d: u8| -> u64 {
+            empty.iter().enumerate().filter(|&(_, &c)| board.candidates(c).contains(d)).fold(0, |m, (i, _)| m | 1 << i)
+        };
+        let digits: Vec<u8> = (1..=u8::try_from(side).unwrap())
+            .filter(|&d| !is_placed(d) && (2..=3).contains(&places(d).count_ones()))
+            .collect();
+        for group in groups(digits.len()) {
+            let members: Vec<u8> = group.iter().map(|&i| digits[i]).collect();
+            let at = members.iter().fold(0, |at, &d| at | places(d));
+            if at.count_ones() as usize != members.len() {
+                continue;
+            }
+            subsets += 1;
+            let keep = members.iter().fold(0, |set, &d| set | 1 << (d - 1));
+            let cells_at: Vec<usize> = (0..empty.len()).filter(|i| at >> i & 1 == 1).map(|i| empty[i]).collect();
+            if cells_at.iter().any(|&c| board.candidates(c).bits() & !keep != 0) {
+                unused.push(format!(
+                    "{kind:?} {cells:?}: hidden subset {members:?} in {cells_at:?} leaves other candidates"
+                ));
             }
         }
     }
-    (unused, pairs)
+    (unused, subsets)
 }
 
 #[test]
-fn propagation_uses_every_naked_and_hidden_pair_on_large_boards() {
-    let mut pairs = 0;
+fn propagation_uses_every_naked_and_hidden_subset_of_two_and_three_on_large_boards() {
+    let mut subsets = 0;
     for name in ["hard16.txt", "removed16.txt", "hard25.txt"] {
         for line in load(name) {
             let puzzle: Board = line.parse().unwrap();
-            // Pairs are looked for while more cells are empty than two rows hold.
+            // Subsets are looked for while more cells are empty than two rows hold.
             let worth_it = |b: &Board| b.empty_cells() > 2 * b.shape().side();
             let boards = puzzle.propagated().into_iter().flat_map(|p| {
                 let children: Vec<Board> = p.children().collect();
                 std::iter::once(p).chain(children)
             });
             for board in boards.filter(worth_it) {
-                let (unused, found) = unused_pairs(&board);
+                let (unused, found) = unused_subsets(&board);
                 assert!(unused.is_empty(), "{name}: {line}: {unused:?}");
-                pairs += found;
+                subsets += found;
             }
         }
     }
-    assert!(pairs > 0, "the boards looked at hold pairs");
+    assert!(subsets > 0, "the boards looked at hold subsets");
 }
