@@ -77,6 +77,7 @@ pub mod board;
 mod cover;
 mod cpu;
 pub mod format;
+pub mod generate;
 pub mod search;
 
 pub use board::{Board, Candidates, Children, Conflict, Region, Rules, RulesError, Shape, Solutions};

@@ -15,6 +15,7 @@ mod datasets;
 mod filter;
 mod formats;
 mod fuzz;
+mod generate;
 mod properties;
 mod rules;
 mod rules_contract;

@@ -1,0 +1,356 @@
+//! Puzzle generation: [`Generator`] makes an endless, lazy, seeded stream
+//! of puzzles with one solution each, for any [`Rules`].
+//!
+//! ```
+//! use lazydoku::generate::{Generator, Symmetry};
+//! use lazydoku::{Rules, Shape};
+//!
+//! let generator = Generator::new(Rules::new(Shape::NINE)).seed(7).symmetry(Symmetry::Rotate180);
+//! for puzzle in generator.puzzles().take(2) {
+//!     assert!(puzzle.is_unique());
+//! }
+//! ```
+//!
+//! Each puzzle starts from a random full grid of the rules. Its cells are
+//! then emptied in a random order, a whole orbit of the symmetry at a time,
+//! keeping each removal that leaves the solution unique. One pass leaves a
+//! minimal puzzle: removing clues never makes a puzzle with several
+//! solutions unique again, so no orbit kept could go later either.
+//!
+//! Uniqueness is checked against the known solution: a second solution of
+//! the puzzle without some clues must differ from the first in one of the
+//! cells just emptied (otherwise it would solve the puzzle before). So each
+//! other digit of those cells is tried in turn and solved for, rather than
+//! counting solutions from scratch. On 25x25 boards near uniqueness, where
+//! a second solution can hide far from the first, this turns counts of
+//! seconds or minutes into searches confined to the emptied cells.
+
+use std::fmt;
+
+use crate::board::{Board, Rules};
+use crate::search;
+
+/// The symmetry of a puzzle's givens: each cell is given or empty together
+/// with its images under the symmetry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Symmetry {
+    /// No symmetry.
+    #[default]
+    None,
+    /// Turned half a turn about the centre.
+    Rotate180,
+    /// Turned a quarter turn about the centre (and so half a turn too).
+    Rotate90,
+    /// Mirrored left to right, across the middle column.
+    MirrorLeftRight,
+    /// Mirrored top to bottom, across the middle row.
+    MirrorTopBottom,
+    /// Mirrored across the main diagonal (top left to bottom right).
+    Diagonal,
+    /// Mirrored across the anti-diagonal (top right to bottom left).
+    AntiDiagonal,
+    /// Every rotation and mirror of the square at once.
+    Full,
+}
+
+impl Symmetry {
+    /// Every symmetry, for menus and command lines.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::None,
+        Symmetry::Rotate180,
+        Symmetry::Rotate90,
+        Symmetry::MirrorLeftRight,
+        Symmetry::MirrorTopBottom,
+        Symmetry::Diagonal,
+        Symmetry::AntiDiagonal,
+        Symmetry::Full,
+    ];
+
+    /// The images of cell (`row`, `col`) on a board of side `side`, the
+    /// cell itself included: the maps that generate the symmetry, applied
+    /// until nothing new comes.
+    fn orbit(self, row: usize, col: usize, side: usize) -> Vec<(usize, usize)> {
+        type Map = fn(usize, (usize, usize)) -> (usize, usize);
+        let rotate_half: Map = |last, (r, c)| (last - r, last - c);
+        let rotate_quarter: Map = |last, (r, c)| (c, last - r);
+        let left_right: Map = |last, (r, c)| (r, last - c);
+        let top_bottom: Map = |last, (r, c)| (last - r, c);
+        let diagonal: Map = |_, (r, c)| (c, r);
+        let anti_diagonal: Map = |last, (r, c)| (last - c, last - r);
+        let generators: &[Map] = match self {
+            Symmetry::None => &[],
+            Symmetry::Rotate180 => &[rotate_half],
+            Symmetry::Rotate90 => &[rotate_quarter],
+            Symmetry::MirrorLeftRight => &[left_right],
+            Symmetry::MirrorTopBottom => &[top_bottom],
+            Symmetry::Diagonal => &[diagonal],
+            Symmetry::AntiDiagonal => &[anti_diagonal],
+            Symmetry::Full => &[rotate_quarter, diagonal],
+        };
+        let mut orbit = vec![(row, col)];
+        let mut next = 0;
+        while next < orbit.len() {
+            for map in generators {
+                let image = map(side - 1, orbit[next]);
+                if !orbit.contains(&image) {
+                    orbit.push(image);
+                }
+            }
+            next += 1;
+        }
+        orbit
+    }
+
+    /// The cells of a board of side `side` in orbits, each orbit's cells in
+    /// increasing order and the orbits by their first cell.
+    fn orbits(self, side: usize) -> Vec<Vec<usize>> {
+        let mut seen = vec![false; side * side];
+        let mut orbits = Vec::new();
+        for cell in 0..side * side {
+            if seen[cell] {
+                continue;
+            }
+            let mut orbit: Vec<usize> =
+                self.orbit(cell / side, cell % side, side).into_iter().map(|(r, c)| r * side + c).collect();
+            orbit.sort_unstable();
+            for &c in &orbit {
+                seen[c] = true;
+            }
+            orbits.push(orbit);
+        }
+        orbits
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Symmetry::None => "none",
+            Symmetry::Rotate180 => "rotate180",
+            Symmetry::Rotate90 => "rotate90",
+            Symmetry::MirrorLeftRight => "mirror-left-right",
+            Symmetry::MirrorTopBottom => "mirror-top-bottom",
+            Symmetry::Diagonal => "diagonal",
+            Symmetry::AntiDiagonal => "anti-diagonal",
+            Symmetry::Full => "full",
+        })
+    }
+}
+
+/// A symmetry name that is none of [`Symmetry`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSymmetry(String);
+
+impl fmt::Display for UnknownSymmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = Symmetry::ALL.iter().map(ToString::to_string).collect();
+        write!(f, "unknown symmetry {:?}: expected one of {}", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownSymmetry {}
+
+impl std::str::FromStr for Symmetry {
+    type Err = UnknownSymmetry;
+
+    /// The names that [`Symmetry`]'s `Display` writes.
+    fn from_str(name: &str) -> Result<Symmetry, UnknownSymmetry> {
+        Symmetry::ALL.into_iter().find(|s| s.to_string() == name).ok_or_else(|| UnknownSymmetry(name.to_owned()))
+    }
+}
+
+/// Makes puzzles with one solution for a set of [`Rules`]: seeded, so the
+/// same settings give the same puzzles on every machine, and lazy: each
+/// puzzle is made when [`Puzzles`] is asked for it.
+///
+/// By default a puzzle is minimal (no orbit of givens can go without a
+/// second solution) with no symmetry; [`Generator::clues`] stops removing
+/// givens earlier.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    rules: Rules,
+    seed: u64,
+    symmetry: Symmetry,
+    clues: Option<usize>,
+}
+
+impl Generator {
+    /// A generator for `rules`, with seed 0, no symmetry, minimal puzzles.
+    #[must_use]
+    pub fn new(rules: Rules) -> Generator {
+        Generator { rules, seed: 0, symmetry: Symmetry::None, clues: None }
+    }
+
+    /// The seed: the same seed gives the same puzzles.
+    #[must_use]
+    pub fn seed(mut self, seed: u64) -> Generator {
+        self.seed = seed;
+        self
+    }
+
+    /// The symmetry of the givens.
+    #[must_use]
+    pub fn symmetry(mut self, symmetry: Symmetry) -> Generator {
+        self.symmetry = symmetry;
+        self
+    }
+
+    /// Minimal puzzles: givens are removed until no orbit of them can go
+    /// without a second solution. The default; undoes [`Generator::clues`].
+    #[must_use]
+    pub fn minimal(mut self) -> Generator {
+        self.clues = None;
+        self
+    }
+
+    /// Stops removing givens once at most `clues` are left. A puzzle that
+    /// becomes minimal first keeps more.
+    #[must_use]
+    pub fn clues(mut self, clues: usize) -> Generator {
+        self.clues = Some(clues);
+        self
+    }
+
+    /// The puzzles, endlessly: the `n`-th is [`Generator::puzzle`]`(n)`.
+    /// The iterator ends only for rules with no solution at all.
+    pub fn puzzles(&self) -> Puzzles {
+        Puzzles { generator: self.clone(), next: 0 }
+    }
+
+    /// The `index`-th puzzle of [`Generator::puzzles`], made on its own:
+    /// each puzzle depends on the seed and its index alone, so that
+    /// puzzles can be made in parallel, in any order, with the same result.
+    /// `None` for rules with no solution.
+    #[must_use]
+    pub fn puzzle(&self, index: u64) -> Option<Board> {
+        let mut random = Random::new(self.seed, index);
+        let grid = self.full_grid(&mut random)?;
+        let side = self.rules.shape().side();
+        let mut orbits = self.symmetry.orbits(side);
+        random.shuffle(&mut orbits);
+        let mut puzzle = grid.clone();
+        let mut clues = side * side;
+        for orbit in orbits {
+            if self.clues.is_some_and(|floor| clues <= floor) {
+                break;
+            }
+            let text: String = puzzle
+                .as_str()
+                .char_indices()
+                .map(|(cell, symbol)| if orbit.contains(&cell) { '.' } else { symbol })
+                .collect();
+            let fewer = self.rules.parse(&text).ok()?;
+            let unique =
+                if fewer.uses_general_engine() { unique_without(&fewer, &grid, &orbit) } else { fewer.is_unique() };
+            if unique {
+                puzzle = fewer;
+                clues -= orbit.len();
+            }
+        }
+        Some(puzzle)
+    }
+
+    /// A random full grid of the rules.
+    fn full_grid(&self, random: &mut Random) -> Option<Board> {
+        let empty = Board::empty_with(&self.rules);
+        if !empty.uses_general_engine() {
+            // The 9x9 engine finds a grid at once in any order: a shuffled
+            // search gives grids of every kind.
+            return search::shuffled_dfs(empty, Board::children, random.next_u64()).find(Board::is_complete);
+        }
+        // Large boards can stall a search in a random order. The top row
+        // in a random order, then the restarted search of `solve`, finds
+        // one at once; rules under which that row fails (cages) get a few
+        // more tries, then the empty board's own solution.
+        let side = self.rules.shape().side();
+        for _ in 0..8 {
+            let mut digits: Vec<u8> = (1..=u8::try_from(side).ok()?).collect();
+            random.shuffle(&mut digits);
+            let top =
+                digits.iter().enumerate().try_fold(empty.clone(), |board, (cell, &digit)| board.place(cell, digit));
+            if let Some(grid) = top.ok().and_then(|board| board.solve()) {
+                return Some(grid);
+            }
+        }
+        empty.solve()
+    }
+}
+
+/// Whether `puzzle` (which `solution` solves) has no other solution, given
+/// that it has none with `solution`'s digits in every cell of `emptied`:
+/// another solution must differ from `solution` in one of those cells. Each
+/// cell's other candidates are solved for in turn, the cells before it
+/// filled with `solution`'s digits.
+fn unique_without(puzzle: &Board, solution: &Board, emptied: &[usize]) -> bool {
+    let mut base = puzzle.clone();
+    for &cell in emptied {
+        let Some(digit) = solution.get(cell) else { return false };
+        let Some(settled) = base.propagated() else { return false };
+        for other in settled.candidates(cell).iter().filter(|&d| d != digit) {
+            if base.place(cell, other).ok().and_then(|board| board.solve()).is_some() {
+                return false;
+            }
+        }
+        match base.place(cell, digit) {
+            Ok(next) => base = next,
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// The puzzles of a [`Generator`], one at a time. Built by
+/// [`Generator::puzzles`].
+#[derive(Clone, Debug)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Puzzles {
+    generator: Generator,
+    next: u64,
+}
+
+impl Iterator for Puzzles {
+    type Item = Board;
+
+    fn next(&mut self) -> Option<Board> {
+        let puzzle = self.generator.puzzle(self.next)?;
+        self.next += 1;
+        Some(puzzle)
+    }
+}
+
+/// A small, fast generator of pseudo-random numbers (splitmix64), the
+/// same on every machine.
+struct Random(u64);
+
+impl Random {
+    /// The stream for puzzle `index` of `seed`.
+    fn new(seed: u64, index: u64) -> Random {
+        let mut random = Random(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        random.next_u64();
+        random
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound` (which is not zero).
+    fn below(&mut self, bound: usize) -> usize {
+        let bound = u64::try_from(bound).unwrap_or(u64::MAX);
+        // Multiply-shift: no division, and a bias below 2^-32 for these bounds.
+        usize::try_from((u128::from(self.next_u64()) * u128::from(bound)) >> 64).unwrap_or(0)
+    }
+
+    /// Fisher-Yates.
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}

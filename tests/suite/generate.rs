@@ -1,0 +1,163 @@
+//! The puzzle generator: seeded, unique, symmetric, minimal, for any rules.
+
+use lazydoku::generate::{Generator, Symmetry};
+use lazydoku::{Board, Rules, Shape};
+
+/// The cells that `board` gives.
+fn givens(board: &Board) -> Vec<usize> {
+    board.cells().enumerate().filter(|(_, d)| d.is_some()).map(|(cell, _)| cell).collect()
+}
+
+/// Whether the givens of `board` look the same under `map` (a map of
+/// (row, col) on a board of side `side`).
+fn keeps_pattern(board: &Board, map: impl Fn(usize, usize, usize) -> (usize, usize)) -> bool {
+    let side = board.shape().side();
+    (0..side * side).all(|cell| {
+        let (r, c) = map(side - 1, cell / side, cell % side);
+        board.get(cell).is_some() == board.get(r * side + c).is_some()
+    })
+}
+
+/// Whether removing any given of `board` (with its images under
+/// `symmetry`, through `orbit_of`) leaves more than one solution.
+fn is_minimal(board: &Board, orbit_of: impl Fn(usize) -> Vec<usize>) -> bool {
+    let rules = board.rules();
+    givens(board).into_iter().all(|cell| {
+        let orbit = orbit_of(cell);
+        let text: String =
+            board.as_str().char_indices().map(|(i, s)| if orbit.contains(&i) { '.' } else { s }).collect();
+        rules.parse(&text).unwrap().count_solutions(2) == 2
+    })
+}
+
+#[test]
+fn the_same_seed_gives_the_same_puzzles_and_another_seed_others() {
+    let generator = Generator::new(Rules::new(Shape::NINE)).seed(3);
+    let first: Vec<Board> = generator.puzzles().take(4).collect();
+    assert_eq!(generator.puzzles().take(4).collect::<Vec<_>>(), first);
+    let other: Vec<Board> = generator.clone().seed(4).puzzles().take(4).collect();
+    assert!(first.iter().all(|p| !other.contains(p)));
+    // Each puzzle depends on its index alone: for making them in parallel.
+    assert_eq!(generator.puzzle(2).as_ref(), first.get(2));
+    // The puzzles of one stream differ from one another.
+    assert!(first.iter().enumerate().all(|(i, p)| first[i + 1..].iter().all(|q| q != p)));
+}
+
+#[test]
+fn puzzles_are_unique_and_minimal_by_default() {
+    for (shape, count) in [(Shape::new(2, 2), 6), (Shape::new(2, 3), 4), (Shape::NINE, 4)] {
+        for puzzle in Generator::new(Rules::new(shape)).seed(11).puzzles().take(count) {
+            assert!(puzzle.is_unique(), "{shape}: {puzzle}");
+            assert!(is_minimal(&puzzle, |cell| vec![cell]), "{shape}: {puzzle} is not minimal");
+        }
+    }
+}
+
+/// A map of (row, col) on a board whose last row and column are the first
+/// argument.
+type Map = fn(usize, usize, usize) -> (usize, usize);
+
+#[test]
+fn every_symmetry_shows_in_the_givens_and_puzzles_are_minimal_under_it() {
+    let side = 9;
+    let rotate_half = |l: usize, r: usize, c: usize| (l - r, l - c);
+    let rotate_quarter = |l: usize, r: usize, c: usize| (c, l - r);
+    let left_right = |l: usize, r: usize, c: usize| (r, l - c);
+    let top_bottom = |l: usize, r: usize, c: usize| (l - r, c);
+    let diagonal = |_: usize, r: usize, c: usize| (c, r);
+    let anti_diagonal = |l: usize, r: usize, c: usize| (l - c, l - r);
+    let cases: [(Symmetry, Vec<Map>); 7] = [
+        (Symmetry::Rotate180, vec![rotate_half]),
+        (Symmetry::Rotate90, vec![rotate_quarter, rotate_half]),
+        (Symmetry::MirrorLeftRight, vec![left_right]),
+        (Symmetry::MirrorTopBottom, vec![top_bottom]),
+        (Symmetry::Diagonal, vec![diagonal]),
+        (Symmetry::AntiDiagonal, vec![anti_diagonal]),
+        (Symmetry::Full, vec![rotate_quarter, diagonal, left_right, anti_diagonal]),
+    ];
+    for (symmetry, maps) in cases {
+        let puzzle = Generator::new(Rules::new(Shape::NINE)).seed(5).symmetry(symmetry).puzzle(0).unwrap();
+        assert!(puzzle.is_unique(), "{symmetry}: {puzzle}");
+        for map in &maps {
+            assert!(keeps_pattern(&puzzle, map), "{symmetry}: {puzzle}");
+        }
+        // The orbit of a cell: its images under the maps, until nothing new.
+        let orbit_of = |cell: usize| {
+            let mut orbit = vec![cell];
+            let mut next = 0;
+            while next < orbit.len() {
+                for map in &maps {
+                    let (r, c) = map(side - 1, orbit[next] / side, orbit[next] % side);
+                    if !orbit.contains(&(r * side + c)) {
+                        orbit.push(r * side + c);
+                    }
+                }
+                next += 1;
+            }
+            orbit
+        };
+        assert!(is_minimal(&puzzle, orbit_of), "{symmetry}: {puzzle} is not minimal");
+    }
+}
+
+#[test]
+fn a_clue_target_stops_the_removal() {
+    for puzzle in Generator::new(Rules::new(Shape::NINE)).seed(9).clues(40).puzzles().take(3) {
+        let clues = givens(&puzzle).len();
+        assert!((40 - 1..=40).contains(&clues), "{clues} clues: {puzzle}");
+        assert!(puzzle.is_unique());
+    }
+    let symmetric = Generator::new(Rules::new(Shape::NINE)).seed(9).clues(40).symmetry(Symmetry::Rotate90);
+    let clues = givens(&symmetric.puzzle(0).unwrap()).len();
+    assert!((40 - 3..=40).contains(&clues), "{clues} clues");
+    // `minimal` undoes the target.
+    let minimal = Generator::new(Rules::new(Shape::NINE)).seed(9).clues(40).minimal().puzzle(0).unwrap();
+    assert!(givens(&minimal).len() < 37);
+}
+
+#[test]
+fn puzzles_follow_any_rules() {
+    let jigsaw = Rules::new(Shape::new(2, 3))
+        .with_regions("111222 113222 133344 533444 555664 556666")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let killer = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap().with_cage(7, &[14, 15]).unwrap();
+    let every = [
+        Rules::new(Shape::NINE).with_diagonals(),
+        Rules::new(Shape::NINE).with_windows(),
+        Rules::new(Shape::new(2, 4)),
+        jigsaw,
+        killer,
+    ];
+    for rules in every {
+        let puzzles: Vec<Board> = Generator::new(rules.clone()).seed(2).puzzles().take(2).collect();
+        assert_eq!(puzzles.len(), 2);
+        for puzzle in puzzles {
+            assert_eq!(puzzle.rules(), rules);
+            assert!(puzzle.is_unique(), "{puzzle}");
+            assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
+        }
+    }
+}
+
+#[test]
+fn large_boards_get_puzzles_too() {
+    let puzzle = Generator::new(Rules::new(Shape::new(4, 4))).seed(1).clues(160).puzzle(0).unwrap();
+    assert!(givens(&puzzle).len() <= 160);
+    assert!(puzzle.is_unique());
+}
+
+#[test]
+fn rules_without_a_solution_give_no_puzzle() {
+    // Each cage needs 1 and 2, and the two cages share a row.
+    let rules = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap().with_cage(3, &[2, 3]).unwrap();
+    assert_eq!(Generator::new(rules).puzzles().next(), None);
+}
+
+#[test]
+fn symmetries_read_back_their_names() {
+    for symmetry in Symmetry::ALL {
+        assert_eq!(symmetry.to_string().parse::<Symmetry>(), Ok(symmetry));
+    }
+    let err = "spiral".parse::<Symmetry>().unwrap_err();
+    assert!(err.to_string().contains("unknown symmetry \"spiral\""), "{err}");
+}
