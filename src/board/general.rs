@@ -424,6 +424,25 @@ impl General {
         (0..self.geometry.cells).filter(move |c| open(c) && self.cands[*c].count_ones() == fewest)
     }
 
+    /// Removes the candidates `bits` from the empty `cell`, then propagates
+    /// to a fixed point.
+    pub(crate) fn exclude(&mut self, cell: usize, bits: u32) -> Result<(), Contradiction> {
+        let mut pending = Pending::default();
+        let geometry = self.geometry.clone();
+        if !self.settled {
+            self.gather_forced(&geometry, &mut pending)?;
+        }
+        if self.text[cell] != EMPTY {
+            return if self.cands[cell] & bits == 0 { Ok(()) } else { Err(Contradiction) };
+        }
+        if self.cands[cell] & bits != 0 {
+            self.eliminate(&geometry, cell, bits, &mut pending)?;
+        }
+        self.propagate(&geometry, &mut pending)?;
+        self.settled = true;
+        Ok(())
+    }
+
     /// Failed-digit probing: each candidate of each empty cell is tried by
     /// propagation alone, and one that leads to a contradiction is removed
     /// (with what that forces), round after round until a round removes

@@ -530,6 +530,17 @@ impl Board {
         }
     }
 
+    /// This board with `digit` no longer a candidate of `cell`, propagated,
+    /// or `None` when that is a contradiction (or when this is a 9x9 board,
+    /// whose engine keeps no such exclusions).
+    pub(crate) fn excluding(&self, cell: usize, digit: u8) -> Option<Board> {
+        let mut board = self.clone();
+        match &mut board.engine {
+            Engines::General(e) => e.exclude(cell, 1 << (digit - 1)).ok().map(|()| board),
+            Engines::Nine(_) => None,
+        }
+    }
+
     /// A propagated copy to branch from, or `None` when the board is
     /// complete or propagation finds a contradiction: where every child
     /// iterator starts.

@@ -470,3 +470,50 @@ fn trace_follows_the_rules_given() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--regions: a region map has 8 labels"), "{}", stderr(&o));
 }
+
+#[test]
+fn generate_writes_unique_puzzles_the_same_for_any_jobs() {
+    let args = ["generate", "--count", "5", "--seed", "7", "--symmetry", "rotate180"];
+    let one = run(&[&args[..], &["--jobs", "1"]].concat(), "");
+    let two = run(&[&args[..], &["--jobs", "2"]].concat(), "");
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_eq!(stdout(&one), stdout(&two));
+    let text = stdout(&one);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5);
+    for line in &lines {
+        let board: lazydoku::Board = line.parse().unwrap();
+        assert!(board.is_unique(), "{line}");
+        // Half-turn symmetry of the givens.
+        let cells = line.as_bytes();
+        assert!((0..81).all(|i| (cells[i] == b'.') == (cells[80 - i] == b'.')), "{line}");
+    }
+    // The library's generator makes the same puzzles.
+    let generator = lazydoku::generate::Generator::new(lazydoku::Rules::new(lazydoku::Shape::NINE))
+        .seed(7)
+        .symmetry(lazydoku::generate::Symmetry::Rotate180);
+    let library: Vec<String> = generator.puzzles().take(5).map(|b| b.as_str().to_owned()).collect();
+    assert_eq!(lines, library);
+}
+
+#[test]
+fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
+    let out = run(&["generate", "--count", "2", "--regions", "aaab abbb cccd cddd", "--seed", "3"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rules = lazydoku::Rules::jigsaw("aaab abbb cccd cddd").unwrap();
+    for line in stdout(&out).lines() {
+        assert!(rules.parse(line).unwrap().is_unique(), "{line}");
+    }
+    let out = run(&["generate", "--count", "1", "--shape", "2x3", "--clues", "20", "--format", "json"], "");
+    let text = stdout(&out);
+    assert!(text.starts_with("{\"index\":0,\"puzzle\":\""), "{text}");
+    // Endless output into a reader that stops: the command ends, and well.
+    let mut child = common::lazydoku().args(["generate", "--seed", "1"]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.take().unwrap()), &mut first).unwrap();
+    assert_eq!(first.trim_end().len(), 81);
+    assert!(child.wait().unwrap().success());
+    let bad = run(&["generate", "--symmetry", "spiral"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("unknown symmetry \"spiral\""), "{}", stderr(&bad));
+}

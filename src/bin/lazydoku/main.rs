@@ -4,6 +4,7 @@
 mod answer;
 mod batch;
 mod bench;
+mod generate;
 mod input;
 mod trace;
 
@@ -14,6 +15,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use lazydoku::format::Parser as PuzzleParser;
+use lazydoku::generate::{Generator, Symmetry};
 use lazydoku::search::Budget;
 use lazydoku::{Rules, Shape};
 
@@ -110,6 +112,34 @@ enum Command {
         /// (bytes, or with K, M or G).
         #[arg(long, default_value = "1G", value_parser = parse_size)]
         max_memory: u64,
+        #[command(flatten)]
+        puzzle: PuzzleArgs,
+    },
+    /// Make puzzles with one solution each: a random full grid, then givens removed while
+    /// the solution stays unique (minimal unless --clues stops it).
+    #[command(
+        after_help = "The same --seed gives the same puzzles, in the same order, whatever --jobs is.\n\nExamples:\n  lazydoku generate --count 10 --seed 7 --symmetry rotate180\n  lazydoku generate --count 3 --shape 4x4 --clues 120\n  lazydoku generate --count 5 --regions 'aaab abbb cccd cddd' --format grid"
+    )]
+    Generate {
+        /// How many puzzles (default: until stdout is closed).
+        #[arg(long, value_parser = at_least_one)]
+        count: Option<usize>,
+        /// The seed of the random choices.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The symmetry of the givens: none, rotate180, rotate90, mirror-left-right,
+        /// mirror-top-bottom, diagonal, anti-diagonal or full.
+        #[arg(long, default_value = "none")]
+        symmetry: Symmetry,
+        /// Stop removing givens once this many are left (default: until no given can go).
+        #[arg(long)]
+        clues: Option<usize>,
+        /// How to write puzzles.
+        #[arg(long, value_enum, default_value_t = Format::Line)]
+        format: Format,
+        /// Threads to make puzzles with (default: every core; at most one per core).
+        #[arg(short, long, value_parser = at_least_one)]
+        jobs: Option<usize>,
         #[command(flatten)]
         puzzle: PuzzleArgs,
     },
@@ -290,6 +320,9 @@ fn main() -> ExitCode {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
         Some(Command::Bench { files, rounds }) => bench::run(&files, rounds),
+        Some(Command::Generate { count, seed, symmetry, clues, format, jobs, puzzle }) => {
+            run_generate(count, seed, symmetry, clues, format, jobs, &puzzle)
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -309,7 +342,7 @@ fn say(message: &str) {
 /// A file or puzzle given where the command belongs (`lazydoku FILE`): the
 /// message that names the command meant.
 fn misplaced_input() -> Option<String> {
-    const COMMANDS: [&str; 7] = ["solve", "count", "all", "check", "trace", "bench", "help"];
+    const COMMANDS: [&str; 8] = ["solve", "count", "all", "check", "trace", "bench", "generate", "help"];
     let first = std::env::args().nth(1)?;
     if first.starts_with('-') || COMMANDS.contains(&first.as_str()) {
         return None;
@@ -365,17 +398,7 @@ fn sources(args: &BatchArgs) -> Result<Vec<Source>, String> {
 
 fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs) -> Result<bool, String> {
     let sources = sources?;
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let jobs = match args.jobs {
-        Some(jobs) if jobs > cores => {
-            if !args.quiet {
-                say(&format!("--jobs {jobs} is more than the {cores} cores here; using {cores}"));
-            }
-            cores
-        }
-        Some(jobs) => jobs,
-        None => cores,
-    };
+    let jobs = threads(args.jobs, args.quiet);
     let rules = args.puzzle.rules()?;
     let parser = match &rules {
         Some(rules) => args.puzzle.parser().shape(rules.shape()),
@@ -392,6 +415,45 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
     };
     let batch = Batch { settings, jobs, quiet: args.quiet, mode: args.input };
     Ok(batch.run(sources)?.all_found())
+}
+
+/// The number of threads for `--jobs`: every core by default, at most
+/// one per core (said on stderr unless `quiet`).
+fn threads(jobs: Option<usize>, quiet: bool) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    match jobs {
+        Some(jobs) if jobs > cores => {
+            if !quiet {
+                say(&format!("--jobs {jobs} is more than the {cores} cores here; using {cores}"));
+            }
+            cores
+        }
+        Some(jobs) => jobs,
+        None => cores,
+    }
+}
+
+fn run_generate(
+    count: Option<usize>,
+    seed: u64,
+    symmetry: Symmetry,
+    clues: Option<usize>,
+    format: Format,
+    jobs: Option<usize>,
+    puzzle: &PuzzleArgs,
+) -> Result<bool, String> {
+    let rules = if let Some(rules) = puzzle.rules()? {
+        rules
+    } else {
+        let shape = puzzle.shape.unwrap_or(Shape::NINE);
+        if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) }
+    };
+    let mut generator = Generator::new(rules).seed(seed).symmetry(symmetry);
+    if let Some(clues) = clues {
+        generator = generator.clues(clues);
+    }
+    let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
+    generate::run(&generator, count, threads(jobs, false), format)
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
