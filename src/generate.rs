@@ -28,6 +28,7 @@
 use std::fmt;
 
 use crate::board::{Board, Rules};
+use crate::random::SplitMix64;
 use crate::search;
 
 /// The symmetry of a puzzle's givens: each cell is given or empty together
@@ -224,7 +225,7 @@ impl Generator {
     /// `None` for rules with no solution.
     #[must_use]
     pub fn puzzle(&self, index: u64) -> Option<Board> {
-        let mut random = Random::new(self.seed, index);
+        let mut random = random_for(self.seed, index);
         let grid = self.full_grid(&mut random)?;
         let side = self.rules.shape().side();
         let mut orbits = self.symmetry.orbits(side);
@@ -250,7 +251,7 @@ impl Generator {
     }
 
     /// A random full grid of the rules.
-    fn full_grid(&self, random: &mut Random) -> Option<Board> {
+    fn full_grid(&self, random: &mut SplitMix64) -> Option<Board> {
         let empty = Board::empty_with(&self.rules);
         if !empty.uses_general_engine() {
             // The 9x9 engine finds a grid at once in any order: a shuffled
@@ -322,38 +323,9 @@ impl Iterator for Puzzles {
     }
 }
 
-/// A small, fast generator of pseudo-random numbers (splitmix64), the
-/// same on every machine.
-struct Random(u64);
-
-impl Random {
-    /// The stream for puzzle `index` of `seed`.
-    fn new(seed: u64, index: u64) -> Random {
-        let mut random = Random(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
-        random.next_u64();
-        random
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound` (which is not zero).
-    fn below(&mut self, bound: usize) -> usize {
-        let bound = u64::try_from(bound).unwrap_or(u64::MAX);
-        // Multiply-shift: no division, and a bias below 2^-32 for these bounds.
-        usize::try_from((u128::from(self.next_u64()) * u128::from(bound)) >> 64).unwrap_or(0)
-    }
-
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
+/// The random numbers of puzzle `index` of `seed`.
+fn random_for(seed: u64, index: u64) -> SplitMix64 {
+    let mut random = SplitMix64::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    random.next_u64();
+    random
 }

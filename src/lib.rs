@@ -78,6 +78,7 @@ mod cover;
 mod cpu;
 pub mod format;
 pub mod generate;
+mod random;
 pub mod search;
 
 pub use board::{Board, Candidates, Children, Conflict, Region, Rules, RulesError, Shape, Solutions};

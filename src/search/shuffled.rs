@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::Frontier;
+use crate::random::SplitMix64;
 
 /// A depth-first frontier that visits each node's children in a random
 /// order drawn from a seed: the same seed, the same order.
@@ -19,25 +20,14 @@ use super::Frontier;
 pub struct Shuffled<I: Iterator> {
     levels: Vec<Vec<I::Item>>,
     pending: Option<I>,
-    state: u64,
+    random: SplitMix64,
 }
 
 impl<I: Iterator> Shuffled<I> {
     /// An empty frontier whose order is drawn from `seed`.
     #[must_use]
     pub fn new(seed: u64) -> Self {
-        Shuffled { levels: Vec::new(), pending: None, state: seed }
-    }
-
-    /// A number below `bound` (which must not be 0).
-    fn below(&mut self, bound: usize) -> usize {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        // Lemire's multiply-shift: unbiased enough for shuffling a search.
-        usize::try_from((u128::from(z) * bound as u128) >> 64).expect("below bound")
+        Shuffled { levels: Vec::new(), pending: None, random: SplitMix64::new(seed) }
     }
 
     /// Builds the children waiting since the last visit, in a shuffled order.
@@ -56,11 +46,8 @@ impl<I: Iterator> Shuffled<I> {
         }
         self.pending = None;
         let mut level = self.levels.pop().unwrap_or_default();
-        // Fisher-Yates; `pop` takes from the end.
-        for i in (1..level.len()).rev() {
-            let j = self.below(i + 1);
-            level.swap(i, j);
-        }
+        // `pop` takes from the end.
+        self.random.shuffle(&mut level);
         self.levels.push(level);
     }
 }
