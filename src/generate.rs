@@ -230,21 +230,25 @@ impl Generator {
         let side = self.rules.shape().side();
         let mut orbits = self.symmetry.orbits(side);
         random.shuffle(&mut orbits);
+        let empty = Board::empty_with(&self.rules);
+        let mut kept = vec![true; side * side];
         let mut puzzle = grid.clone();
         let mut clues = side * side;
         for orbit in orbits {
             if self.clues.is_some_and(|floor| clues <= floor) {
                 break;
             }
-            let text: String = puzzle
-                .as_str()
-                .char_indices()
-                .map(|(cell, symbol)| if orbit.contains(&cell) { '.' } else { symbol })
-                .collect();
-            let fewer = self.rules.parse(&text).ok()?;
+            for &cell in &orbit {
+                kept[cell] = false;
+            }
+            let fewer = givens_of(&empty, &grid, &kept);
             if unique_without(&fewer, &grid, &orbit) {
                 puzzle = fewer;
                 clues -= orbit.len();
+            } else {
+                for &cell in &orbit {
+                    kept[cell] = true;
+                }
             }
         }
         Some(puzzle)
@@ -274,6 +278,20 @@ impl Generator {
         }
         empty.solve()
     }
+}
+
+/// `empty` with the digits of `grid` (a solution of its rules) in the
+/// cells that `kept` marks. Each is placed without the checks of
+/// [`Board::place`], which a solution's digits pass: a puzzle is built for
+/// every given tried, and on 9x9 the checks cost more than the count.
+fn givens_of(empty: &Board, grid: &Board, kept: &[bool]) -> Board {
+    let mut board = empty.clone();
+    for (cell, digit) in grid.cells().enumerate() {
+        if let Some(digit) = digit.filter(|_| kept[cell]) {
+            board.put_given(cell, 1 << (digit - 1));
+        }
+    }
+    board
 }
 
 /// Whether `puzzle` (which `solution` solves) has no other solution, given

@@ -8,6 +8,11 @@
 //!
 //! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [DATASET...]`
 //!
+//! Besides datasets, the names `million.txt` (enumeration), `queens` (a walk
+//! against `pathfinding`), `pentominoes` (exact cover against
+//! `dancing-links`) and `generate` (minimal symmetric puzzles against the
+//! `sudoku` crate's generator) pick those comparisons; no name runs all.
+//!
 //! With `--sizes FILE...` it times lazydoku alone on boards of any size, one
 //! row per puzzle, for `benches/peers/sizes.sh` to compare with CP-SAT.
 
@@ -127,6 +132,43 @@ walk (every node of the 11-queens tree, 166,926): search::dfs {:.1} ms, pathfind
     );
 }
 
+/// Minimal puzzles with half-turn symmetry: lazydoku's `Generator` against
+/// the `sudoku` crate's `generate_with_symmetry`, per puzzle. Every puzzle
+/// of both is checked unique (untimed), and their mean clue counts shown:
+/// both remove givens until none can go, so their puzzles are alike.
+fn generation(rounds: usize) {
+    use lazydoku::generate::{Generator, Symmetry};
+    const PUZZLES: usize = 500;
+    let generator = Generator::new(lazydoku::Rules::new(lazydoku::Shape::NINE)).symmetry(Symmetry::Rotate180);
+    let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+    let (mut clues_ours, mut clues_theirs) = (0, 0);
+    for round in 0..rounds {
+        let seeded = generator.clone().seed(round as u64);
+        let (ours, t) = time(|| seeded.puzzles().take(PUZZLES).collect::<Vec<Board>>());
+        best_ours = best_ours.min(t);
+        let (theirs, t) = time(|| {
+            (0..PUZZLES)
+                .map(|_| sudoku::Sudoku::generate_with_symmetry(sudoku::Symmetry::HalfRotation))
+                .collect::<Vec<_>>()
+        });
+        best_theirs = best_theirs.min(t);
+        assert!(ours.iter().all(Board::is_unique), "lazydoku's puzzles have one solution");
+        assert!(theirs.iter().all(|s| s.solutions_count_up_to(2) == 1), "sudoku's puzzles have one solution");
+        clues_ours = ours.iter().map(|b| b.cells().flatten().count()).sum();
+        clues_theirs = theirs.iter().map(|s| s.to_bytes().iter().filter(|&&d| d != 0).count()).sum();
+    }
+    let per = |t: Duration| t.as_secs_f64() * 1e6 / PUZZLES as f64;
+    println!(
+        "
+generate (minimal, half-turn symmetry, {PUZZLES} puzzles): lazydoku {:.1} µs ({:.1} clues), sudoku {:.1} µs ({:.1} clues) a puzzle (ratio {:.2})",
+        per(best_ours),
+        clues_ours as f64 / PUZZLES as f64,
+        per(best_theirs),
+        clues_theirs as f64 / PUZZLES as f64,
+        best_ours.as_secs_f64() / best_theirs.as_secs_f64()
+    );
+}
+
 /// An `ExactCover` read back as a problem for the `dancing-links` crate:
 /// possibilities are row numbers, constraints column numbers.
 struct Peer {
@@ -225,11 +267,15 @@ fn main() {
     let enumerate = everything || args.iter().any(|a| a == "million.txt");
     let queens_walk = everything || args.iter().any(|a| a == "queens");
     let cover = everything || args.iter().any(|a| a == "pentominoes");
-    args.retain(|a| a != "million.txt" && a != "queens" && a != "pentominoes");
+    let generate = everything || args.iter().any(|a| a == "generate");
+    args.retain(|a| !["million.txt", "queens", "pentominoes", "generate"].contains(&a.as_str()));
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
     if !names.is_empty() {
-        println!("{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}", "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess");
+        println!(
+            "{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}",
+            "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess"
+        );
     }
     for name in names {
         let lines = load(name);
@@ -276,5 +322,8 @@ fn main() {
     }
     if cover {
         exact_cover(rounds);
+    }
+    if generate {
+        generation(rounds);
     }
 }
