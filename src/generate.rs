@@ -219,18 +219,19 @@ impl Generator {
         Puzzles { generator: self.clone(), next: 0 }
     }
 
-    /// The `index`-th puzzle of [`Generator::puzzles`], made on its own:
-    /// each puzzle depends on the seed and its index alone, so that
-    /// puzzles can be made in parallel, in any order, with the same result.
+    /// The puzzle at position `index` of [`Generator::puzzles`], made on its
+    /// own: a puzzle depends only on the seed and its position in the
+    /// stream, so puzzles can be made in parallel, in any order, with the
+    /// same result.
     /// `None` for rules with no solution.
     #[must_use]
     pub fn puzzle(&self, index: u64) -> Option<Board> {
         let mut random = random_for(self.seed, index);
-        let grid = self.full_grid(&mut random)?;
+        let empty = Board::empty_with(&self.rules);
+        let grid = self.full_grid(&empty, &mut random)?;
         let side = self.rules.shape().side();
         let mut orbits = self.symmetry.orbits(side);
         random.shuffle(&mut orbits);
-        let empty = Board::empty_with(&self.rules);
         let mut kept = vec![true; side * side];
         let mut puzzle = grid.clone();
         let mut clues = side * side;
@@ -254,13 +255,12 @@ impl Generator {
         Some(puzzle)
     }
 
-    /// A random full grid of the rules.
-    fn full_grid(&self, random: &mut SplitMix64) -> Option<Board> {
-        let empty = Board::empty_with(&self.rules);
+    /// A random full grid of the rules, whose empty board is `empty`.
+    fn full_grid(&self, empty: &Board, random: &mut SplitMix64) -> Option<Board> {
         if !empty.uses_general_engine() {
             // The 9x9 engine finds a grid at once in any order: a shuffled
             // search gives grids of every kind.
-            return search::shuffled_dfs(empty, Board::children, random.next_u64()).find(Board::is_complete);
+            return search::shuffled_dfs(empty.clone(), Board::children, random.next_u64()).find(Board::is_complete);
         }
         // Large boards can stall a search in a random order. The top row
         // in a random order, then the restarted search of `solve`, finds

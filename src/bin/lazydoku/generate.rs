@@ -14,8 +14,8 @@ use crate::answer::Format;
 const PER_THREAD: u64 = 4;
 
 /// Writes `count` puzzles of `generator` (endlessly with `None`) to stdout,
-/// in the order of their index whatever `jobs` is: each puzzle depends on
-/// the seed and its index alone. Returns when stdout is closed too.
+/// in stream order whatever `jobs` is, since a puzzle depends only on the
+/// seed and its position in the stream. Also returns once stdout is closed.
 pub fn run(generator: &Generator, count: Option<u64>, jobs: usize, format: Format) -> Result<bool, String> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
