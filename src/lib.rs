@@ -76,6 +76,7 @@
 pub mod board;
 mod cover;
 mod cpu;
+pub mod explain;
 pub mod format;
 pub mod generate;
 mod random;

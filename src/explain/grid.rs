@@ -1,0 +1,200 @@
+//! The pencil marks a person keeps: each cell's digit or candidates, with
+//! the names that steps use for cells, regions and digits.
+
+use crate::board::{Board, Geometry, Region, Rules};
+
+use super::Step;
+
+#[derive(Clone, Debug)]
+pub(super) struct Grid {
+    rules: Rules,
+    /// The board the steps started from, for the uniqueness check.
+    puzzle: Board,
+    pub(super) side: usize,
+    /// The digit of each cell, 0 for empty.
+    pub(super) values: Vec<u8>,
+    /// The candidates of each empty cell (bit `d - 1` for digit `d`), 0 for
+    /// a filled one.
+    pub(super) candidates: Vec<u32>,
+    /// Each unit's number among the units of its kind, from 1.
+    ordinals: Vec<usize>,
+}
+
+impl Grid {
+    /// The givens of `board`, and for each empty cell every digit that no
+    /// peer holds: what a person writes in before the first deduction.
+    pub(super) fn new(board: &Board) -> Grid {
+        let rules = board.rules();
+        let geometry = rules.geometry();
+        let values: Vec<u8> = board.cells().map(|digit| digit.unwrap_or(0)).collect();
+        let candidates = (0..geometry.cells)
+            .map(|cell| {
+                if values[cell] != 0 {
+                    return 0;
+                }
+                geometry
+                    .peers(cell)
+                    .iter()
+                    .filter_map(|&peer| bit(values[usize::from(peer)]))
+                    .fold(geometry.full, |left, taken| left & !taken)
+            })
+            .collect();
+        let mut seen = Vec::new();
+        let ordinals = (0..geometry.unit_count())
+            .map(|unit| {
+                let kind = geometry.region(unit);
+                seen.push(kind);
+                seen.iter().filter(|&&k| k == kind).count()
+            })
+            .collect();
+        let side = geometry.side;
+        Grid { rules: rules.clone(), puzzle: board.clone(), side, values, candidates, ordinals }
+    }
+
+    pub(super) fn geometry(&self) -> &Geometry {
+        self.rules.geometry()
+    }
+
+    pub(super) fn puzzle(&self) -> &Board {
+        &self.puzzle
+    }
+
+    pub(super) fn has_cages(&self) -> bool {
+        !self.geometry().cages.is_empty()
+    }
+
+    /// The board of the digits placed so far.
+    pub(super) fn board(&self) -> Board {
+        let mut board = Board::empty_with(&self.rules);
+        for (cell, &digit) in self.values.iter().enumerate() {
+            if digit != 0 {
+                board.put_given(cell, 1 << (digit - 1));
+            }
+        }
+        board
+    }
+
+    pub(super) fn empty(&self) -> usize {
+        self.candidates.len() - self.values.iter().filter(|&&v| v != 0).count()
+    }
+
+    pub(super) fn apply(&mut self, step: &Step) {
+        for (cell, digit) in step.placements() {
+            self.values[cell] = digit;
+            self.candidates[cell] = 0;
+            for &peer in self.rules.geometry().peers(cell) {
+                self.candidates[usize::from(peer)] &= !(1 << (digit - 1));
+            }
+        }
+        for (cell, digit) in step.eliminations() {
+            self.candidates[cell] &= !(1 << (digit - 1));
+        }
+    }
+
+    /// An empty cell without candidates, or a unit with no place for a
+    /// digit it lacks.
+    pub(super) fn is_contradictory(&self) -> bool {
+        let geometry = self.geometry();
+        let empty_without = (0..geometry.cells).any(|c| self.values[c] == 0 && self.candidates[c] == 0);
+        empty_without
+            || geometry.units().any(|unit| {
+                let (placed, possible) = unit.iter().fold((0, 0), |(placed, possible), &c| {
+                    let c = usize::from(c);
+                    (placed | bit(self.values[c]).unwrap_or(0), possible | self.candidates[c])
+                });
+                placed | possible != geometry.full
+            })
+    }
+
+    pub(super) fn unit_count(&self) -> usize {
+        self.geometry().unit_count()
+    }
+
+    /// The cells of `unit`.
+    pub(super) fn unit(&self, unit: usize) -> impl Iterator<Item = usize> + '_ {
+        let side = self.side;
+        (0..side).map(move |place| self.geometry().unit_cell(unit, place))
+    }
+
+    pub(super) fn kind(&self, unit: usize) -> Region {
+        self.geometry().region(unit)
+    }
+
+    /// The empty cells of `unit` that have `digit` as a candidate.
+    pub(super) fn places(&self, unit: usize, digit: u8) -> Vec<usize> {
+        self.unit(unit).filter(|&c| self.has(c, digit)).collect()
+    }
+
+    pub(super) fn has(&self, cell: usize, digit: u8) -> bool {
+        self.candidates[cell] >> (digit - 1) & 1 == 1
+    }
+
+    pub(super) fn count(&self, cell: usize) -> u32 {
+        self.candidates[cell].count_ones()
+    }
+
+    /// Whether two cells may not hold the same digit.
+    pub(super) fn sees(&self, a: usize, b: usize) -> bool {
+        a != b && self.geometry().peers(a).binary_search(&u16::try_from(b).unwrap_or(u16::MAX)).is_ok()
+    }
+
+    pub(super) fn peers(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.geometry().peers(cell).iter().map(|&p| usize::from(p))
+    }
+
+    /// The units `cell` is in.
+    pub(super) fn units_of(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.geometry().memberships(cell).iter().map(|m| usize::from(m.unit))
+    }
+
+    /// The rows (or columns) of the board as units, when the rules have them.
+    pub(super) fn lines(&self, kind: Region) -> Vec<usize> {
+        (0..self.unit_count()).filter(|&u| self.kind(u) == kind).collect()
+    }
+
+    pub(super) fn cell_name(&self, cell: usize) -> String {
+        format!("r{}c{}", cell / self.side + 1, cell % self.side + 1)
+    }
+
+    pub(super) fn cell_names(&self, cells: &[usize]) -> String {
+        list(cells.iter().map(|&c| self.cell_name(c)))
+    }
+
+    pub(super) fn unit_name(&self, unit: usize) -> String {
+        let kind = match self.kind(unit) {
+            Region::Jigsaw => "region".to_owned(),
+            Region::Extra => "extra region".to_owned(),
+            kind => kind.to_string(),
+        };
+        format!("{kind} {}", self.ordinals[unit])
+    }
+}
+
+/// The bit of `digit`, `None` for 0 (an empty cell).
+pub(super) fn bit(digit: u8) -> Option<u32> {
+    (digit != 0).then(|| 1 << (digit - 1))
+}
+
+/// The digits of a bit set, in increasing order.
+pub(super) fn digits(bits: u32) -> impl Iterator<Item = u8> {
+    (1..=32u8).filter(move |&d| bits >> (d - 1) & 1 == 1)
+}
+
+/// How a digit is written.
+pub(super) fn symbol(digit: u8) -> char {
+    crate::Shape::symbol(digit).unwrap_or('?')
+}
+
+pub(super) fn symbols(bits: u32) -> String {
+    list(digits(bits).map(|d| symbol(d).to_string()))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+pub(super) fn list(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,48 @@
+//! Locked candidates: a digit confined, within one region, to the cells it
+//! shares with another region cannot go in the rest of that other region.
+
+use crate::Region;
+
+use super::grid::{Grid, symbol};
+use super::{Step, Technique};
+
+/// Pointing (from a box or other region into a line) or, with `claiming`,
+/// claiming (from a row or column into a box or other region).
+pub(super) fn locked(grid: &Grid, claiming: bool) -> Option<Step> {
+    let technique = if claiming { Technique::Claiming } else { Technique::Pointing };
+    let is_line = |unit: usize| matches!(grid.kind(unit), Region::Row | Region::Column);
+    (0..grid.unit_count()).filter(|&u| is_line(u) == claiming).find_map(|unit| {
+        (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
+            let places = grid.places(unit, digit);
+            if places.len() < 2 {
+                return None;
+            }
+            grid.geometry().meetings(unit).iter().find_map(|meeting| {
+                let other = usize::from(meeting.other);
+                let inside = |c: &usize| grid.unit(other).any(|o| o == *c);
+                if !places.iter().all(inside) {
+                    return None;
+                }
+                let eliminations: Vec<(usize, u8)> = grid
+                    .unit(other)
+                    .filter(|&c| grid.has(c, digit) && !places.contains(&c))
+                    .map(|c| (c, digit))
+                    .collect();
+                if eliminations.is_empty() {
+                    return None;
+                }
+                let removed: Vec<usize> = eliminations.iter().map(|&(c, _)| c).collect();
+                let sentence = format!(
+                    "{technique}: in {}, {} can only go in {}, all in {}; so it comes out of the rest of {}: {}.",
+                    grid.unit_name(unit),
+                    symbol(digit),
+                    grid.cell_names(&places),
+                    grid.unit_name(other),
+                    grid.unit_name(other),
+                    grid.cell_names(&removed)
+                );
+                Some(Step::new(technique, places.clone(), vec![digit], Vec::new(), eliminations, sentence))
+            })
+        })
+    })
+}

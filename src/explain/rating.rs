@@ -1,0 +1,184 @@
+//! [`Rating`]: how hard a puzzle is, by search effort and by the
+//! techniques a person needs.
+
+use std::fmt;
+
+use super::{Ending, Explain, Technique};
+use crate::board::Board;
+use crate::search;
+
+/// A puzzle's named difficulty: the level of the hardest technique its
+/// logical solution needs ([`Technique::level`]), or [`Level::Beyond`]
+/// when the techniques of [`Technique::ALL`] do not solve it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Level {
+    /// Singles only.
+    Easy,
+    /// Locked candidates, pairs and triples, and cage combinations.
+    Medium,
+    /// Quads, X-wings, swordfish, wings and uniqueness.
+    Hard,
+    /// Jellyfish, colouring and chains.
+    Expert,
+    /// More than these techniques: logic stops and a guess is needed.
+    Beyond,
+}
+
+impl Level {
+    /// Every level, easiest first.
+    pub const ALL: [Level; 5] = [Level::Easy, Level::Medium, Level::Hard, Level::Expert, Level::Beyond];
+
+    /// The level's name in lower case, as the command line writes it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Beyond => "beyond",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level's name that is none of [`Level::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLevel(pub String);
+
+impl fmt::Display for UnknownLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown level `{}`: expected easy, medium, hard, expert or beyond", self.0)
+    }
+}
+
+impl std::error::Error for UnknownLevel {}
+
+impl std::str::FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(name: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|level| level.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| UnknownLevel(name.to_owned()))
+    }
+}
+
+/// How hard a puzzle is, two ways: made by [`Board::rate`].
+///
+/// - Search effort: [`Rating::guesses`], the guesses of a fixed
+///   depth-first search.
+/// - Human difficulty: the hardest technique of the puzzle's logical
+///   solution ([`Board::explain`]), the sum of its steps' scores, and the
+///   level of that technique.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rating {
+    guesses: usize,
+    solutions: usize,
+    hardest: Option<Technique>,
+    score: u32,
+    steps: usize,
+    ending: Ending,
+}
+
+impl Rating {
+    pub(crate) fn of(board: &Board) -> Rating {
+        let mut explain = Explain::new(board);
+        let (mut hardest, mut score, mut steps) = (None, 0, 0);
+        for step in explain.by_ref() {
+            let technique = step.technique();
+            hardest = Some(
+                hardest.map_or(technique, |h: Technique| if technique.score() > h.score() { technique } else { h }),
+            );
+            score += technique.score();
+            steps += 1;
+        }
+        let ending = explain.ending().unwrap_or(Ending::Stuck { empty: board.empty_cells() });
+        let (guesses, solutions) = guesses(board);
+        Rating { guesses, solutions, hardest, score, steps, ending }
+    }
+
+    /// The guesses of the search that counts the puzzle's solutions up to
+    /// two: depth-first over [`Board::children`], each child built at a
+    /// branch of two or more candidates counting as one guess. 0 for a
+    /// puzzle that propagation (singles and locked candidates, and on
+    /// large boards pairs and triples) solves alone. Comparable in spirit
+    /// to tdoku's guess count, not equal to it: tdoku propagates more.
+    #[must_use]
+    pub fn guesses(&self) -> usize {
+        self.guesses
+    }
+
+    /// The number of solutions, counted up to 2.
+    #[must_use]
+    pub fn solutions(&self) -> usize {
+        self.solutions
+    }
+
+    /// The hardest technique the logical solution used (by score), `None`
+    /// when it took no step.
+    #[must_use]
+    pub fn hardest(&self) -> Option<Technique> {
+        self.hardest
+    }
+
+    /// The sum of the scores ([`Technique::score`]) of every step of the
+    /// logical solution, as far as it went.
+    #[must_use]
+    pub fn score(&self) -> u32 {
+        self.score
+    }
+
+    /// The number of logical steps taken.
+    #[must_use]
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Whether logic alone solved the puzzle.
+    #[must_use]
+    pub fn is_solved_by_logic(&self) -> bool {
+        self.ending == Ending::Solved
+    }
+
+    /// How the logical solution ended.
+    #[must_use]
+    pub fn ending(&self) -> Ending {
+        self.ending
+    }
+
+    /// The level: the hardest technique's when logic solved the puzzle,
+    /// [`Level::Beyond`] otherwise.
+    #[must_use]
+    pub fn level(&self) -> Level {
+        match (self.ending, self.hardest) {
+            (Ending::Solved, Some(technique)) => technique.level(),
+            (Ending::Solved, None) => Level::Easy,
+            _ => Level::Beyond,
+        }
+    }
+}
+
+/// The guesses of the fixed search of [`Rating::guesses`], and the
+/// solutions it found (up to 2).
+fn guesses(board: &Board) -> (usize, usize) {
+    let mut guesses = 0;
+    let solutions = search::dfs(board.clone(), |b: &Board| {
+        let children = b.children();
+        if children.remaining().len() > 1 {
+            guesses += children.remaining().len();
+        }
+        children
+    })
+    .filter(Board::is_complete)
+    .take(2)
+    .count();
+    (guesses, solutions)
+}

@@ -1,0 +1,289 @@
+//! [`Step`]: one deduction, and the [`Technique`] it uses.
+
+use std::fmt;
+
+use super::grid::Grid;
+use super::rating::Level;
+use super::{cages, chains, fish, intersections, singles, subsets, uniqueness, wings};
+
+/// A way of deducing a digit or ruling candidates out, easiest first in
+/// [`Technique::ALL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Technique {
+    /// The last empty cell of a region takes the digit the region lacks.
+    FullHouse,
+    /// A cell with one candidate left.
+    NakedSingle,
+    /// A digit with one place left in a region.
+    HiddenSingle,
+    /// A digit confined, within a box or other region, to one row or
+    /// column (or any region the two share) leaves the rest of that line.
+    Pointing,
+    /// A digit confined, within a row or column, to one box (or other
+    /// region) leaves the rest of that box.
+    Claiming,
+    /// A killer cage's cells keep only the digits of the combinations that
+    /// make its sum.
+    CageCombination,
+    /// Two cells of a region with the same two candidates.
+    NakedPair,
+    /// Two digits with the same two places in a region.
+    HiddenPair,
+    /// Three cells of a region with three candidates between them.
+    NakedTriple,
+    /// Three digits with three places between them in a region.
+    HiddenTriple,
+    /// Four cells of a region with four candidates between them.
+    NakedQuad,
+    /// Four digits with four places between them in a region.
+    HiddenQuad,
+    /// A digit whose places in two rows lie in the same two columns (or
+    /// the other way round).
+    XWing,
+    /// The fish of three rows and three columns.
+    Swordfish,
+    /// The fish of four rows and four columns.
+    Jellyfish,
+    /// A two-candidate pivot and two pincers that see it.
+    XyWing,
+    /// A three-candidate pivot and two two-candidate pincers.
+    XyzWing,
+    /// Two cells with the same two candidates joined by a strong link.
+    WWing,
+    /// The cells of a digit's strong links coloured in two alternating
+    /// colours.
+    SimpleColouring,
+    /// A chain of one digit, alternating strong and weak links.
+    XChain,
+    /// Unique rectangle, type 1: three corners of a rectangle hold only the
+    /// same two candidates, which the fourth then cannot take.
+    UniqueRectangle,
+    /// Bivalue universal grave plus one: every empty cell has two
+    /// candidates but one, which must take the digit that breaks the grave.
+    BugPlusOne,
+}
+
+impl Technique {
+    /// Every technique, in the order they are tried.
+    pub const ALL: [Technique; 22] = [
+        Technique::FullHouse,
+        Technique::NakedSingle,
+        Technique::HiddenSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::CageCombination,
+        Technique::NakedPair,
+        Technique::HiddenPair,
+        Technique::NakedTriple,
+        Technique::HiddenTriple,
+        Technique::XWing,
+        Technique::NakedQuad,
+        Technique::Swordfish,
+        Technique::HiddenQuad,
+        Technique::Jellyfish,
+        Technique::XyWing,
+        Technique::XyzWing,
+        Technique::WWing,
+        Technique::UniqueRectangle,
+        Technique::BugPlusOne,
+        Technique::SimpleColouring,
+        Technique::XChain,
+    ];
+
+    /// The technique's name, as steps print it.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Technique::FullHouse => "Full house",
+            Technique::NakedSingle => "Naked single",
+            Technique::HiddenSingle => "Hidden single",
+            Technique::Pointing => "Pointing",
+            Technique::Claiming => "Claiming",
+            Technique::CageCombination => "Cage combination",
+            Technique::NakedPair => "Naked pair",
+            Technique::HiddenPair => "Hidden pair",
+            Technique::NakedTriple => "Naked triple",
+            Technique::HiddenTriple => "Hidden triple",
+            Technique::NakedQuad => "Naked quad",
+            Technique::HiddenQuad => "Hidden quad",
+            Technique::XWing => "X-wing",
+            Technique::Swordfish => "Swordfish",
+            Technique::Jellyfish => "Jellyfish",
+            Technique::XyWing => "XY-wing",
+            Technique::XyzWing => "XYZ-wing",
+            Technique::WWing => "W-wing",
+            Technique::SimpleColouring => "Simple colouring",
+            Technique::XChain => "X-chain",
+            Technique::UniqueRectangle => "Unique rectangle",
+            Technique::BugPlusOne => "BUG+1",
+        }
+    }
+
+    /// What one use of the technique adds to a puzzle's score: the scale
+    /// of `HoDoKu`'s default scores, where a hidden single is 14 and an
+    /// X-wing 140.
+    #[must_use]
+    pub const fn score(self) -> u32 {
+        match self {
+            Technique::FullHouse | Technique::NakedSingle => 4,
+            Technique::HiddenSingle => 14,
+            Technique::CageCombination => 30,
+            Technique::Pointing | Technique::Claiming => 50,
+            Technique::NakedPair => 60,
+            Technique::HiddenPair => 70,
+            Technique::NakedTriple => 80,
+            Technique::HiddenTriple | Technique::UniqueRectangle | Technique::BugPlusOne => 100,
+            Technique::NakedQuad => 120,
+            Technique::XWing => 140,
+            Technique::HiddenQuad | Technique::Swordfish | Technique::WWing | Technique::SimpleColouring => 150,
+            Technique::Jellyfish | Technique::XyWing => 160,
+            Technique::XyzWing => 180,
+            Technique::XChain => 260,
+        }
+    }
+
+    /// The level of a puzzle whose hardest step uses this technique.
+    #[must_use]
+    pub const fn level(self) -> Level {
+        match self {
+            Technique::FullHouse | Technique::NakedSingle | Technique::HiddenSingle => Level::Easy,
+            Technique::Pointing
+            | Technique::Claiming
+            | Technique::CageCombination
+            | Technique::NakedPair
+            | Technique::HiddenPair
+            | Technique::NakedTriple
+            | Technique::HiddenTriple => Level::Medium,
+            Technique::NakedQuad
+            | Technique::HiddenQuad
+            | Technique::XWing
+            | Technique::Swordfish
+            | Technique::XyWing
+            | Technique::XyzWing
+            | Technique::WWing
+            | Technique::UniqueRectangle
+            | Technique::BugPlusOne => Level::Hard,
+            Technique::Jellyfish | Technique::SimpleColouring | Technique::XChain => Level::Expert,
+        }
+    }
+
+    /// Whether the technique holds only for a puzzle with one solution.
+    pub(super) const fn needs_uniqueness(self) -> bool {
+        matches!(self, Technique::UniqueRectangle | Technique::BugPlusOne)
+    }
+
+    /// The first use of the technique on `grid`, if it has one that
+    /// places a digit or rules a candidate out.
+    pub(super) fn find(self, grid: &Grid) -> Option<Step> {
+        match self {
+            Technique::FullHouse => singles::full_house(grid),
+            Technique::NakedSingle => singles::naked_single(grid),
+            Technique::HiddenSingle => singles::hidden_single(grid),
+            Technique::Pointing => intersections::locked(grid, false),
+            Technique::Claiming => intersections::locked(grid, true),
+            Technique::CageCombination => cages::combinations(grid),
+            Technique::NakedPair => subsets::naked(grid, 2),
+            Technique::NakedTriple => subsets::naked(grid, 3),
+            Technique::NakedQuad => subsets::naked(grid, 4),
+            Technique::HiddenPair => subsets::hidden(grid, 2),
+            Technique::HiddenTriple => subsets::hidden(grid, 3),
+            Technique::HiddenQuad => subsets::hidden(grid, 4),
+            Technique::XWing => fish::basic(grid, 2),
+            Technique::Swordfish => fish::basic(grid, 3),
+            Technique::Jellyfish => fish::basic(grid, 4),
+            Technique::XyWing => wings::xy(grid),
+            Technique::XyzWing => wings::xyz(grid),
+            Technique::WWing => wings::w(grid),
+            Technique::SimpleColouring => chains::colouring(grid),
+            Technique::XChain => chains::x_chain(grid),
+            Technique::UniqueRectangle => uniqueness::rectangle(grid),
+            Technique::BugPlusOne => uniqueness::bug_plus_one(grid),
+        }
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One logical step: the technique, the cells and digits of its pattern,
+/// what it places and what it rules out, and a sentence that says why.
+///
+/// `Display` writes the sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    technique: Technique,
+    cells: Vec<usize>,
+    digits: Vec<u8>,
+    placements: Vec<(usize, u8)>,
+    eliminations: Vec<(usize, u8)>,
+    sentence: String,
+}
+
+impl Step {
+    /// A step of `technique` over the pattern of `cells` and `digits`,
+    /// with what it places and rules out (each sorted here) and its sentence.
+    pub(super) fn new(
+        technique: Technique,
+        cells: Vec<usize>,
+        digits: Vec<u8>,
+        mut placements: Vec<(usize, u8)>,
+        mut eliminations: Vec<(usize, u8)>,
+        sentence: String,
+    ) -> Step {
+        placements.sort_unstable();
+        placements.dedup();
+        eliminations.sort_unstable();
+        eliminations.dedup();
+        Step { technique, cells, digits, placements, eliminations, sentence }
+    }
+
+    /// The technique the step uses.
+    #[must_use]
+    pub fn technique(&self) -> Technique {
+        self.technique
+    }
+
+    /// The cells of the pattern (row-major indices), in the order the
+    /// sentence names them.
+    #[must_use]
+    pub fn cells(&self) -> &[usize] {
+        &self.cells
+    }
+
+    /// The digits of the pattern.
+    #[must_use]
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// The digits placed, as `(cell, digit)` pairs in row-major order of
+    /// cells, digits from 1.
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn placements(&self) -> impl ExactSizeIterator<Item = (usize, u8)> + '_ {
+        self.placements.iter().copied()
+    }
+
+    /// The candidates ruled out, as `(cell, digit)` pairs in row-major order
+    /// of cells. A placement also rules its digit out of the cell's peers;
+    /// those are not listed.
+    #[must_use = "iterators are lazy and do nothing unless consumed"]
+    pub fn eliminations(&self) -> impl ExactSizeIterator<Item = (usize, u8)> + '_ {
+        self.eliminations.iter().copied()
+    }
+
+    /// The sentence that explains the step.
+    #[must_use]
+    pub fn sentence(&self) -> &str {
+        &self.sentence
+    }
+}
+
+impl fmt::Display for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.sentence)
+    }
+}
