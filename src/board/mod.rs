@@ -11,6 +11,7 @@ mod rules;
 mod shape;
 mod solutions;
 mod spare;
+mod transform;
 mod weighted;
 
 use std::fmt;

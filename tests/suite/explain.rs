@@ -1,0 +1,237 @@
+//! Logical steps, ratings and canonical forms: every step is checked
+//! against the solution on every public dataset, and every canonical form
+//! against random equivalents.
+
+use std::collections::HashSet;
+
+use crate::common::load;
+use lazydoku::explain::{Ending, Level, Technique};
+use lazydoku::generate::Generator;
+use lazydoku::{Board, Rules, Shape};
+
+/// Follows the steps of each puzzle of `name` (every `every`-th one),
+/// checking each placement and elimination against the solution; returns
+/// how many logic solved, and the techniques used.
+fn steps_agree_with_solutions(name: &str, every: usize) -> (usize, HashSet<Technique>) {
+    let mut solved = 0;
+    let mut used = HashSet::new();
+    for (i, line) in load(name).iter().enumerate().step_by(every) {
+        let board: Board = line.parse().unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        let solution = board.solve().unwrap_or_else(|| panic!("{name} #{i}: no solution"));
+        let mut steps = board.explain();
+        let mut placed = 0;
+        for step in steps.by_ref() {
+            used.insert(step.technique());
+            assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{name} #{i}: {step}");
+            assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{name} #{i}: {step}");
+            assert!(step.placements().len() + step.eliminations().len() > 0, "{name} #{i}: {step} changes nothing");
+            placed += step.placements().len();
+        }
+        match steps.ending() {
+            Some(Ending::Solved) => {
+                solved += 1;
+                assert_eq!(placed, board.empty_cells(), "{name} #{i}");
+            }
+            Some(Ending::Stuck { empty }) => assert_eq!(empty, board.empty_cells() - placed, "{name} #{i}"),
+            other => panic!("{name} #{i}: ended with {other:?}"),
+        }
+    }
+    (solved, used)
+}
+
+#[test]
+fn steps_agree_with_the_solution_on_norvig_top95_and_hardest() {
+    let (solved, used) = steps_agree_with_solutions("norvig_top95.txt", 1);
+    // The sudoku crate's StrategySolver solves 34% of these by logic alone.
+    assert!(solved * 100 >= 95 * 34, "{solved} of 95 solved by logic");
+    for technique in [Technique::XWing, Technique::XyWing, Technique::WWing, Technique::XChain] {
+        assert!(used.contains(&technique), "{technique} never used");
+    }
+    steps_agree_with_solutions("norvig_hardest.txt", 1);
+}
+
+#[test]
+fn steps_agree_with_the_solution_on_samples_of_the_large_public_sets() {
+    for (name, every) in [
+        ("puzzles2_17_clue", 500),
+        ("puzzles3_magictour_top1465", 15),
+        ("puzzles5_forum_hardest_1905_11+", 500),
+        ("puzzles6_forum_hardest_1106", 4),
+    ] {
+        steps_agree_with_solutions(name, every);
+    }
+}
+
+#[test]
+#[ignore = "release mode: run by .ci/run"]
+fn steps_agree_with_the_solution_on_every_public_9x9_puzzle() {
+    let sets = [
+        ("puzzles2_17_clue", 88),
+        ("puzzles3_magictour_top1465", 21),
+        ("puzzles5_forum_hardest_1905_11+", 0),
+        ("puzzles6_forum_hardest_1106", 0),
+    ];
+    for (name, strategy_solver_percent) in sets {
+        let total = load(name).len();
+        let (solved, _) = steps_agree_with_solutions(name, 1);
+        println!("{name}: {solved} of {total} solved by logic alone");
+        assert!(solved * 100 >= total * strategy_solver_percent, "{name}: {solved} of {total}");
+    }
+}
+
+/// The serg set's puzzles have several solutions: steps that rest on a
+/// unique solution must not be used there, and every placement must agree
+/// with some solution.
+#[test]
+fn puzzles_with_several_solutions_get_no_uniqueness_steps() {
+    for line in load("puzzles7_serg_benchmark").iter().step_by(200) {
+        let board: Board = line.parse().unwrap();
+        assert_eq!(board.count_solutions(2), 2);
+        let mut current = board.clone();
+        for step in board.explain() {
+            assert!(!matches!(step.technique(), Technique::UniqueRectangle | Technique::BugPlusOne), "{step}");
+            for (cell, digit) in step.placements() {
+                current = current.place(cell, digit).unwrap();
+            }
+            assert!(current.solve().is_some(), "{step} leaves no solution");
+        }
+    }
+}
+
+#[test]
+fn steps_work_over_the_regions_of_jigsaw_windoku_x_and_killer_rules() {
+    // A jigsaw map: two regions of the box map trade two cells.
+    let mut map = b"111222333111222333111222333444555666444555666444555666777888999777888999777888999".to_vec();
+    map.swap(2, 9 + 3);
+    map.swap(21, 30);
+    let jigsaw = Rules::jigsaw(std::str::from_utf8(&map).unwrap()).unwrap();
+    let all = [
+        Rules::new(Shape::NINE).with_windows(),
+        Rules::new(Shape::NINE).with_diagonals(),
+        Rules::new(Shape::new(2, 3)),
+        Rules::new(Shape::new(4, 4)),
+        jigsaw,
+        Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap().with_cage(7, &[14, 15]).unwrap(),
+    ];
+    for rules in all {
+        for puzzle in Generator::new(rules.clone()).seed(5).clues(rules.shape().cells() / 2).puzzles().take(3) {
+            let solution = puzzle.solve().unwrap();
+            let mut steps = puzzle.explain();
+            for step in steps.by_ref() {
+                assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{step}");
+                assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{step}");
+            }
+            assert!(steps.ending().is_some());
+            if steps.ending() == Some(Ending::Solved) {
+                assert_eq!(steps.board(), solution);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_killer_cage_keeps_only_the_digits_of_its_sums() {
+    // A cage of two cells summing to 3 on 4x4 holds 1 and 2: its cells lose 3 and 4.
+    let rules = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap();
+    let step = rules.parse(&".".repeat(16)).unwrap().hint().unwrap();
+    assert_eq!(step.technique(), Technique::CageCombination);
+    assert_eq!(step.eliminations().collect::<Vec<_>>(), [(0, 3), (0, 4), (1, 3), (1, 4)]);
+}
+
+#[test]
+fn a_contradiction_ends_the_steps_and_says_so() {
+    // r1c3 can be neither 1 or 2 (its row) nor 3 or 4 (its column).
+    let board: Board = "12....3...4.....".parse().unwrap();
+    let mut steps = board.explain();
+    assert_eq!(steps.next(), None);
+    assert_eq!(steps.ending(), Some(Ending::Contradiction));
+    assert_eq!(board.hint(), None);
+    assert_eq!(board.rate().level(), Level::Beyond);
+}
+
+#[test]
+fn explain_is_lazy_fused_and_its_size_hint_holds() {
+    let board: Board =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..".parse().unwrap();
+    let mut steps = board.explain();
+    let (low, high) = steps.size_hint();
+    let count = board.explain().count();
+    assert!(low <= count && high.is_none_or(|h| count <= h));
+    assert_eq!(steps.by_ref().count(), count);
+    assert_eq!(steps.next(), None);
+    assert_eq!(steps.size_hint(), (0, Some(0)));
+    assert_eq!(steps.board(), board.solve().unwrap());
+}
+
+#[test]
+fn ratings_order_puzzles_by_difficulty() {
+    let easy: Board =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..".parse().unwrap();
+    let hardest: Board = load("puzzles6_forum_hardest_1106")[0].parse().unwrap();
+    let (easy, hardest) = (easy.rate(), hardest.rate());
+    assert_eq!((easy.level(), easy.guesses(), easy.solutions()), (Level::Easy, 0, 1));
+    assert!(easy.is_solved_by_logic());
+    assert_eq!(hardest.level(), Level::Beyond);
+    assert!(hardest.guesses() > 0);
+    assert!(hardest.score() > 0);
+    assert_eq!("Expert".parse::<Level>(), Ok(Level::Expert));
+    assert!("impossible".parse::<Level>().is_err());
+    // The serg puzzles have two solutions or more.
+    let several: Board = load("puzzles7_serg_benchmark")[0].parse().unwrap();
+    assert_eq!(several.rate().solutions(), 2);
+}
+
+#[test]
+fn canonical_forms_agree_on_random_equivalents_over_public_sets() {
+    for (name, every) in [("norvig_top95.txt", 1), ("puzzles2_17_clue", 1000), ("puzzles6_forum_hardest_1106", 10)] {
+        for line in load(name).iter().step_by(every) {
+            let board: Board = line.parse().unwrap();
+            let canonical = board.canonical().unwrap();
+            assert_eq!(canonical.canonical().as_ref(), Some(&canonical), "{line}");
+            assert_eq!(canonical.empty_cells(), board.empty_cells());
+            assert!(canonical.as_str() <= board.as_str() || canonical.as_str().starts_with('.'));
+            for seed in 0..4 {
+                let other = board.transformed(seed);
+                assert_eq!(other.canonical().as_ref(), Some(&canonical), "{line} seed {seed}");
+                assert_eq!(other.count_solutions(2), board.count_solutions(2));
+            }
+        }
+    }
+}
+
+#[test]
+fn canonical_forms_find_the_one_pair_of_equivalent_puzzles_in_norvig_top95() {
+    let puzzles = load("norvig_top95.txt");
+    let forms: HashSet<Board> = puzzles.iter().map(|l| l.parse::<Board>().unwrap().canonical().unwrap()).collect();
+    assert_eq!(forms.len(), puzzles.len() - 1);
+    // The second is the first with its bottom band moved to the top.
+    let first: Board =
+        ".2..........6....3.74.8.........3..2.8..4..1.6..5.........1.78.5....9..........4.".parse().unwrap();
+    let second: Board =
+        "....1.78.5....9..........4..2..........6....3.74.8.........3..2.8..4..1.6..5.....".parse().unwrap();
+    assert!(puzzles.contains(&first.as_str().to_owned()) && puzzles.contains(&second.as_str().to_owned()));
+    assert_eq!(first.canonical(), second.canonical());
+}
+
+#[test]
+fn automorphisms_count_the_symmetries_that_fix_a_board() {
+    assert_eq!(Board::empty(Shape::new(2, 2)).automorphisms(), Some(128));
+    assert_eq!(Board::empty(Shape::new(2, 3)).automorphisms(), Some(3 * 2 * 2 * 2 * 2 * 2 * 3 * 2 * 3 * 2));
+    let puzzle: Board = load("norvig_top95.txt")[0].parse().unwrap();
+    assert_eq!(puzzle.automorphisms(), Some(1));
+}
+
+#[test]
+fn boards_without_a_searched_group_have_no_canonical_form_but_can_be_relabelled() {
+    assert_eq!(Board::empty(Shape::new(4, 4)).canonical(), None);
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    let puzzle = Generator::new(windoku).seed(1).puzzles().next().unwrap();
+    assert_eq!(puzzle.canonical(), None);
+    let relabelled = puzzle.transformed(9);
+    // The same cells are given, with the digits relabelled.
+    assert!(puzzle.cells().zip(relabelled.cells()).all(|(a, b)| a.is_some() == b.is_some()));
+    assert_eq!(relabelled.count_solutions(2), 1);
+    let killer = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap();
+    let board = killer.parse("1...............").unwrap();
+    assert_eq!(board.transformed(3), board);
+}
