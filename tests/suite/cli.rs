@@ -517,3 +517,96 @@ fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("unknown symmetry \"spiral\""), "{}", stderr(&bad));
 }
+
+#[test]
+fn rate_writes_a_csv_header_and_one_row_per_puzzle_the_same_for_any_jobs() {
+    let input = format!("# a comment\n{EASY}\n{HARD1}\n{UNSOLVABLE}\n");
+    let one = run(&["rate", "--jobs", "1"], input.clone());
+    let two = run(&["rate", "--jobs", "2"], input);
+    assert_eq!(stdout(&one), stdout(&two));
+    let text = stdout(&one);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0], ["puzzle", "solutions", "givens", "guesses", "hardest", "score", "level", "canonical"]);
+    assert_eq!(rows.len(), 4, "{text}"); // the comment is left out of the CSV
+    let easy: lazydoku::Board = EASY.parse().unwrap();
+    let rating = easy.rate();
+    let canonical = easy.canonical().unwrap();
+    let expected = [
+        EASY,
+        "1",
+        "32",
+        "0",
+        rating.hardest().unwrap().name(),
+        &rating.score().to_string(),
+        "easy",
+        canonical.as_str(),
+    ];
+    assert_eq!(rows[1], expected);
+    assert_eq!(rows[2][1], "2", "{text}"); // HARD1 has many solutions: counted to 2
+    assert_eq!((rows[3][1], rows[3][6]), ("0", "beyond"));
+    assert_eq!(one.status.code(), Some(1)); // one puzzle without solution
+    let json = run(&["rate", "--format", "json"], format!("{EASY}\n"));
+    let text = stdout(&json);
+    assert!(text.starts_with("{\"file\":\"-\",\"line\":1,\"status\":\"rated\",\"puzzle\":\""), "{text}");
+    assert!(text.contains("\"solutions\":1,\"givens\":32,\"guesses\":0,"), "{text}");
+}
+
+#[test]
+fn hint_and_explain_print_steps_that_the_solution_bears_out() {
+    let out = run(&["hint", EASY], "");
+    assert!(out.status.success());
+    let hint = stdout(&out);
+    let board: lazydoku::Board = EASY.parse().unwrap();
+    assert_eq!(hint.trim_end(), board.hint().unwrap().to_string());
+    let out = run(&["explain", EASY], "");
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], format!("1. {}", hint.trim_end()));
+    assert_eq!(lines.last(), Some(&format!("solved by logic in {} steps", lines.len() - 1).as_str()));
+    // JSON: every placement is the solution's digit.
+    let out = run(&["explain", "--format", "json", EASY], "");
+    let text = stdout(&out);
+    let placed: Vec<(usize, u8)> = text
+        .split("\"placements\":[")
+        .skip(1)
+        .flat_map(|rest| rest.split(']').next().unwrap_or_default().split("],[").map(str::to_owned).collect::<Vec<_>>())
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let pair = pair.trim_matches(['[', ']']);
+            let (cell, digit) = pair.split_once(',').unwrap();
+            (cell.parse().unwrap(), digit.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(placed.len(), board.empty_cells(), "{text}");
+    let solution = board.solve().unwrap();
+    assert!(placed.iter().all(|&(cell, digit)| solution.get(cell) == Some(digit)));
+    // A puzzle logic cannot finish says so, and is no failure.
+    let hardest = common::load("puzzles6_forum_hardest_1106")[0].clone();
+    let out = run(&["explain", &hardest], "");
+    assert!(out.status.success());
+    assert!(stdout(&out).lines().last().unwrap().starts_with("stuck after "), "{}", stdout(&out));
+    let out = run(&["hint", "12....3...4....."], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out).trim_end(), "contradiction: the candidates leave no solution");
+}
+
+#[test]
+fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
+    let easy: lazydoku::Board = EASY.parse().unwrap();
+    let disguised: Vec<String> = (0..3).map(|seed| easy.transformed(seed).as_str().to_owned()).collect();
+    let input = format!("{EASY}\n{}\n{HARD1}\n", disguised.join("\n"));
+    let out = run(&["canon"], input.clone());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5);
+    assert!(lines[..4].iter().all(|l| *l == easy.canonical().unwrap().as_str()));
+    assert_ne!(lines[4], lines[0]);
+    let out = run(&["canon", "--unique"], input);
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), [lines[0], lines[4]]);
+    let out = run(&["canon", "--format", "json", EASY], "");
+    assert!(stdout(&out).contains("\"automorphisms\":1}"), "{}", stdout(&out));
+    // Jigsaw rules have no canonical form here: said, and the batch goes on.
+    let out = run(&["canon", "--windoku"], format!("{}\n", ".".repeat(81)));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("invalid: no canonical form"), "{}", stdout(&out));
+}

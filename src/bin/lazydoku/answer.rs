@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use lazydoku::explain::{Ending, Explain, Step, Technique};
 use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
 use lazydoku::{Board, Children, Rules};
@@ -48,7 +49,20 @@ pub enum Question {
     Count(usize),
     /// None, unique or multiple.
     Check,
+    /// Solutions, givens, guesses, hardest technique, score, level and
+    /// canonical form.
+    Rate,
+    /// The first logical step.
+    Hint,
+    /// Every logical step, and how they end.
+    Explain,
+    /// The canonical form; with `unique`, puzzles equivalent to an
+    /// earlier one are left out.
+    Canon { unique: bool },
 }
+
+/// The columns of `rate`'s CSV, written once before its rows.
+pub const RATE_HEADER: &str = "puzzle,solutions,givens,guesses,hardest,score,level,canonical";
 
 /// Everything the answer depends on besides the puzzle.
 #[derive(Clone, Debug)]
@@ -97,6 +111,9 @@ pub struct Outcome {
     /// `None` for a line passed through.
     pub status: Option<Status>,
     pub problem: Option<Problem>,
+    /// What makes two outcomes the same for `canon --unique`: the
+    /// canonical form.
+    pub key: Option<String>,
 }
 
 /// Where a record came from, for JSON and for messages.
@@ -116,9 +133,11 @@ struct Puzzle {
 fn read(settings: &Settings, record: &Record, origin: Origin<'_>) -> Result<Puzzle, Outcome> {
     let (line, lines, text) = match record {
         Record::Text { text, .. } => {
-            // JSON output is objects only: comments and blank lines stay out.
-            let out = (settings.format != Some(Format::Json)).then(|| text.clone());
-            return Err(Outcome { out, status: None, problem: None });
+            // JSON output is objects only, and CSV rows only: comments and
+            // blank lines stay out.
+            let rows = matches!(settings.task, Task::Answer(Question::Rate));
+            let out = (settings.format != Some(Format::Json) && !rows).then(|| text.clone());
+            return Err(Outcome { out, status: None, problem: None, key: None });
         }
         Record::Unreadable { line, lines, column, reason } => {
             return Err(failure(settings, origin, *line, *lines, Status::Invalid, Some(*column), reason.clone()));
@@ -156,16 +175,24 @@ pub fn answer(settings: &Settings, question: Question, record: &Record, origin: 
         Question::Solve => solve(settings, &puzzle),
         Question::Count(limit) => count(settings, &puzzle, limit),
         Question::Check => check(settings, &puzzle),
+        Question::Rate => Ok(rate(settings, &puzzle)),
+        Question::Hint => Ok(hint(&puzzle)),
+        Question::Explain => Ok(explain(&puzzle)),
+        Question::Canon { .. } => canon(settings, &puzzle),
     };
     let Puzzle { line, lines, .. } = puzzle;
-    let Answer { status, text, word, fields } = match found {
+    let Answer { status, text, word, fields, key } = match found {
         Ok(answer) => answer,
+        // A board without a canonical form is not a search stopped short.
+        Err(reason) if matches!(question, Question::Canon { .. }) => {
+            return failure(settings, origin, line, lines, Status::Invalid, None, reason);
+        }
         Err(reason) => return failure(settings, origin, line, lines, Status::Stopped, None, reason),
     };
     let out = if settings.format == Some(Format::Json) { json(origin, line, word, &fields) } else { pad(text, lines) };
     let problem =
         (status == Status::NoSolution).then(|| Problem { line, column: None, reason: "no solution".to_owned() });
-    Outcome { out: Some(out), status: Some(status), problem }
+    Outcome { out: Some(out), status: Some(status), problem, key }
 }
 
 /// One puzzle's answer, before it is written: its status, its text, and
@@ -175,6 +202,7 @@ struct Answer {
     text: String,
     word: &'static str,
     fields: Vec<(&'static str, String)>,
+    key: Option<String>,
 }
 
 /// A solution ([`Board::solve_within`] depth-first; the first found in the
@@ -194,8 +222,15 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
             text: render(settings, puzzle.layout.as_ref(), &solution),
             word: "solved",
             fields: vec![("solution", quote(settings, &solution))],
+            key: None,
         },
-        None => Answer { status: Status::NoSolution, text: "no solution".to_owned(), word: "none", fields: Vec::new() },
+        None => Answer {
+            status: Status::NoSolution,
+            text: "no solution".to_owned(),
+            word: "none",
+            fields: Vec::new(),
+            key: None,
+        },
     })
 }
 
@@ -206,7 +241,7 @@ fn count(settings: &Settings, puzzle: &Puzzle, limit: usize) -> Result<Answer, S
         return Err(format!("{reason} ({n} solutions counted)"));
     }
     let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
-    Ok(Answer { status, text: n.to_string(), word, fields: vec![("count", n.to_string())] })
+    Ok(Answer { status, text: n.to_string(), word, fields: vec![("count", n.to_string())], key: None })
 }
 
 /// None, unique or multiple.
@@ -217,7 +252,117 @@ fn check(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     }
     let verdict = ["none", "unique", "multiple"][n.min(2)];
     let status = if n == 0 { Status::NoSolution } else { Status::Found };
-    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new() })
+    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new(), key: None })
+}
+
+/// One CSV row (or JSON object) of ratings.
+fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
+    let board = &puzzle.board;
+    let rating = board.rate();
+    let canonical = board.canonical();
+    let givens = board.cells().flatten().count();
+    let hardest = rating.hardest().map(Technique::name);
+    let status = if rating.solutions() == 0 { Status::NoSolution } else { Status::Found };
+    let text = format!(
+        "{},{},{givens},{},{},{},{},{}",
+        symbols(settings, board.as_str()),
+        rating.solutions(),
+        rating.guesses(),
+        hardest.unwrap_or_default(),
+        rating.score(),
+        rating.level(),
+        canonical.as_ref().map_or(String::new(), |c| symbols(settings, c.as_str())),
+    );
+    let fields = vec![
+        ("puzzle", quote(settings, board)),
+        ("solutions", rating.solutions().to_string()),
+        ("givens", givens.to_string()),
+        ("guesses", rating.guesses().to_string()),
+        ("hardest", hardest.map_or_else(|| "null".to_owned(), quote_str)),
+        ("score", rating.score().to_string()),
+        ("level", quote_str(rating.level().name())),
+        ("canonical", canonical.as_ref().map_or_else(|| "null".to_owned(), |c| quote(settings, c))),
+    ];
+    Answer { status, text, word: "rated", fields, key: None }
+}
+
+/// A step as a JSON object: technique, sentence, placements and eliminations.
+fn step_json(step: &Step) -> String {
+    let pairs = |pairs: Vec<(usize, u8)>| {
+        let items: Vec<String> = pairs.iter().map(|(cell, digit)| format!("[{cell},{digit}]")).collect();
+        format!("[{}]", items.join(","))
+    };
+    format!(
+        "{{\"technique\":{},\"text\":{},\"placements\":{},\"eliminations\":{}}}",
+        quote_str(step.technique().name()),
+        quote_str(step.sentence()),
+        pairs(step.placements().collect()),
+        pairs(step.eliminations().collect())
+    )
+}
+
+/// What the end of the steps says, and its status.
+fn ending(steps: &Explain, taken: usize) -> (Status, String) {
+    match steps.ending() {
+        Some(Ending::Solved) if taken == 0 => (Status::Found, "solved: every cell is filled".to_owned()),
+        Some(Ending::Solved) => (Status::Found, format!("solved by logic in {taken} steps")),
+        Some(Ending::Contradiction) => {
+            (Status::NoSolution, "contradiction: the candidates leave no solution".to_owned())
+        }
+        Some(Ending::Stuck { empty }) => (
+            Status::Found,
+            format!("stuck after {taken} steps: no technique known here applies; {empty} cells are empty"),
+        ),
+        _ => (Status::Found, String::new()),
+    }
+}
+
+/// The first logical step, or why there is none.
+fn hint(puzzle: &Puzzle) -> Answer {
+    let mut steps = puzzle.board.explain();
+    if let Some(step) = steps.next() {
+        return Answer {
+            status: Status::Found,
+            text: step.to_string(),
+            word: "hint",
+            fields: vec![("step", step_json(&step))],
+            key: None,
+        };
+    }
+    let (status, text) = ending(&steps, 0);
+    let word = if status == Status::NoSolution { "none" } else { "no step" };
+    Answer { status, text: text.clone(), word, fields: vec![("ending", quote_str(&text))], key: None }
+}
+
+/// Every logical step, one per line, and how they end.
+fn explain(puzzle: &Puzzle) -> Answer {
+    let mut steps = puzzle.board.explain();
+    let (mut text, mut objects, mut taken) = (String::new(), Vec::new(), 0);
+    for step in steps.by_ref() {
+        taken += 1;
+        let _ = writeln!(text, "{taken}. {step}");
+        objects.push(step_json(&step));
+    }
+    let (status, end) = ending(&steps, taken);
+    text.push_str(&end);
+    let fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
+    Answer { status, text, word: "explained", fields, key: None }
+}
+
+/// The canonical form, in the puzzle's own format.
+fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
+    let canonical = puzzle
+        .board
+        .canonical()
+        .ok_or("no canonical form: only classic rules (no jigsaw, diagonals, windows or cages) up to 9x9 have one")?;
+    let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
+    Ok(Answer {
+        status: Status::Found,
+        text: render(settings, puzzle.layout.as_ref(), &canonical),
+        word: "canonical",
+        fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
+        key: Some(canonical.as_str().to_owned()),
+    })
 }
 
 /// `all` for one record: each solution goes to `emit` as soon as the search
@@ -264,9 +409,9 @@ pub fn stream_all(
             pad("no solution".to_owned(), *lines)
         };
         let problem = Problem { line: *line, column: None, reason: "no solution".to_owned() };
-        return Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem) };
+        return Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem), key: None };
     }
-    Outcome { out: None, status: Some(Status::Found), problem: None }
+    Outcome { out: None, status: Some(Status::Found), problem: None, key: None }
 }
 
 /// How many solutions there are, up to `limit`, and why the count stopped
@@ -316,7 +461,7 @@ fn failure(
     } else {
         pad(format!("{word}: {reason}"), lines)
     };
-    Outcome { out: Some(out), status: Some(status), problem: Some(Problem { line, column, reason }) }
+    Outcome { out: Some(out), status: Some(status), problem: Some(Problem { line, column, reason }), key: None }
 }
 
 fn json(origin: Origin<'_>, line: usize, status: &str, fields: &[(&str, String)]) -> String {

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use lazydoku::format::Parser;
 
-use crate::answer::{Origin, Outcome, Problem, Settings, Status, Task, answer, stream_all};
+use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, stream_all};
 use crate::input::{Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
@@ -89,6 +89,9 @@ impl Batch {
         let writer = thread::spawn(move || write_all(&writing, &names, progress.as_ref()));
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
+        // `canon --unique`: the canonical forms written so far.
+        let mut seen = std::collections::HashSet::new();
+        let unique = matches!(self.settings.task, Task::Answer(Question::Canon { unique: true }));
         for message in solving {
             let solved = match message {
                 Message::Failed(e) => Solved::Failed(e),
@@ -106,6 +109,16 @@ impl Batch {
                             records.par_iter().map(|r| answer(&self.settings, question, r, origin)).collect()
                         }),
                     };
+                    let mut outcomes = outcomes;
+                    if unique {
+                        for outcome in &mut outcomes {
+                            if let Some(key) = outcome.key.take() {
+                                if !seen.insert(key) {
+                                    outcome.out = None;
+                                }
+                            }
+                        }
+                    }
                     Solved::Chunk { source, outcomes, bytes }
                 }
             };

@@ -94,6 +94,32 @@ enum Command {
     /// Print `unique`, `multiple`, `none` or `invalid` for each puzzle.
     #[command(after_help = "Example:\n  lazydoku check --jobs 2 data/puzzles7_serg_benchmark | sort | uniq -c")]
     Check(BatchArgs),
+    /// Rate each puzzle: one CSV row (after a header) or JSON object with the puzzle, its
+    /// solutions (up to 2), givens, guesses, hardest technique, score, level and canonical form.
+    #[command(
+        after_help = "Guesses: the children built at branches of two or more candidates by the depth-first\ncount to two solutions. Hardest, score and level: from the logical steps of `explain`; the\nlevel is easy, medium, hard, expert, or beyond when logic alone does not solve the puzzle.\n\nExample:\n  lazydoku rate --jobs 2 data/norvig_top95.txt > ratings.csv"
+    )]
+    Rate(BatchArgs),
+    /// Print the first logical step of each puzzle: the technique, the cells and why.
+    #[command(
+        after_help = "Example:\n  lazydoku hint '..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..'"
+    )]
+    Hint(BatchArgs),
+    /// Print the logical steps that solve each puzzle, one per line, and how they end: solved,
+    /// stuck (no technique known here applies; it never guesses), or a contradiction.
+    #[command(after_help = "Example:\n  lazydoku explain --format json puzzle.txt")]
+    Explain(BatchArgs),
+    /// Print the canonical form of each puzzle: the smallest equivalent under the symmetries of
+    /// its rules (bands, rows, stacks, columns, transposition and relabelling), so that
+    /// equivalent puzzles print the same line. Classic rules up to 9x9.
+    #[command(after_help = "Example:\n  lazydoku canon --unique puzzles.txt > distinct.txt")]
+    Canon {
+        /// Leave out puzzles equivalent to an earlier one.
+        #[arg(long)]
+        unique: bool,
+        #[command(flatten)]
+        args: BatchArgs,
+    },
     /// Show the search itself, board by board, until the first solution: animated on a
     /// terminal, one line per board (step, empty cells, board) otherwise.
     #[command(after_help = "Example:\n  lazydoku trace --order bfs --delay 100 puzzle.txt")]
@@ -316,6 +342,12 @@ fn main() -> ExitCode {
         Some(Command::Count { limit, args }) => run_batch(sources(&args), Task::Answer(Question::Count(limit)), &args),
         Some(Command::All { limit, args }) => run_batch(sources(&args), Task::All(limit), &args),
         Some(Command::Check(args)) => run_batch(sources(&args), Task::Answer(Question::Check), &args),
+        Some(Command::Rate(args)) => run_batch(sources(&args), Task::Answer(Question::Rate), &args),
+        Some(Command::Hint(args)) => run_batch(sources(&args), Task::Answer(Question::Hint), &args),
+        Some(Command::Explain(args)) => run_batch(sources(&args), Task::Answer(Question::Explain), &args),
+        Some(Command::Canon { unique, args }) => {
+            run_batch(sources(&args), Task::Answer(Question::Canon { unique }), &args)
+        }
         Some(Command::Trace { input, order, limit, delay, max_memory, puzzle }) => {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
@@ -342,7 +374,8 @@ fn say(message: &str) {
 /// A file or puzzle given where the command belongs (`lazydoku FILE`): the
 /// message that names the command meant.
 fn misplaced_input() -> Option<String> {
-    const COMMANDS: [&str; 8] = ["solve", "count", "all", "check", "trace", "bench", "generate", "help"];
+    const COMMANDS: [&str; 12] =
+        ["solve", "count", "all", "check", "rate", "hint", "explain", "canon", "trace", "bench", "generate", "help"];
     let first = std::env::args().nth(1)?;
     if first.starts_with('-') || COMMANDS.contains(&first.as_str()) {
         return None;
@@ -413,6 +446,12 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
         parser,
         rules,
     };
+    if matches!(task, Task::Answer(Question::Rate)) && args.format != Some(Format::Json) {
+        let mut out = std::io::stdout().lock();
+        if !batch::written(writeln!(out, "{}", answer::RATE_HEADER).and_then(|()| out.flush()))? {
+            return Ok(true); // The reader has gone: nothing more to do.
+        }
+    }
     let batch = Batch { settings, jobs, quiet: args.quiet, mode: args.input };
     Ok(batch.run(sources)?.all_found())
 }
