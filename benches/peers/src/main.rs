@@ -12,6 +12,11 @@
 //! against `pathfinding`), `pentominoes` (exact cover against
 //! `dancing-links`) and `generate` (minimal symmetric puzzles against the
 //! `sudoku` crate's generator) pick those comparisons; no name runs all.
+//! `logic` compares logical solving (lazydoku's `explain` against the
+//! `sudoku` crate's `StrategySolver` with every strategy it has): the share
+//! of each dataset solved by logic alone and the time per puzzle; every
+//! lazydoku step is checked against the solution. `canon` compares
+//! canonical forms (`Board::canonical` against `Sudoku::canonicalized`).
 //!
 //! With `--sizes FILE...` it times lazydoku alone on boards of any size, one
 //! row per puzzle, for `benches/peers/sizes.sh` to compare with CP-SAT.
@@ -46,6 +51,7 @@ fn load(name: &str) -> Vec<String> {
 /// Guesses made by the depth-first search of `solutions()` up to the second
 /// solution: children built at a branch cell with two or more candidates.
 /// (`count_solutions` builds fewer, counting the last cells directly.)
+/// The same measure as `Board::rate().guesses()`.
 fn guesses(board: &Board) -> u64 {
     let mut guesses = 0u64;
     let count = search::dfs(board.clone(), |b: &Board| {
@@ -252,6 +258,112 @@ fn sizes(files: &[String], rounds: usize) {
     }
 }
 
+/// Every strategy of the `sudoku` crate's `StrategySolver`.
+const STRATEGIES: &[sudoku::strategy::Strategy] = {
+    use sudoku::strategy::Strategy::*;
+    &[
+        NakedSingles,
+        HiddenSingles,
+        LockedCandidates,
+        NakedPairs,
+        NakedTriples,
+        NakedQuads,
+        HiddenPairs,
+        HiddenTriples,
+        HiddenQuads,
+        XWing,
+        Swordfish,
+        Jellyfish,
+        XyWing,
+        XyzWing,
+        MutantSwordfish,
+        MutantJellyfish,
+        AvoidableRectangles,
+    ]
+};
+
+/// Logic alone on each dataset: the share solved and µs per puzzle, for
+/// lazydoku's `explain` and the `sudoku` crate's `StrategySolver`.
+fn logic() {
+    println!(
+        "\n{:<34} {:>8} {:>14} {:>14} {:>12} {:>12}",
+        "logic alone", "puzzles", "lazydoku", "StrategySolver", "lazydoku µs", "Strategy µs"
+    );
+    for name in DATASETS {
+        let lines = load(name);
+        let ours: Vec<Board> = lines.iter().map(|l| l.parse().expect("lazydoku parses")).collect();
+        let theirs: Vec<sudoku::Sudoku> =
+            lines.iter().map(|l| sudoku::Sudoku::from_str_line(l).expect("sudoku parses")).collect();
+        // Checked first, untimed: every lazydoku step agrees with the
+        // solution, on the puzzles with one.
+        for (i, board) in ours.iter().enumerate() {
+            if board.count_solutions(2) != 1 {
+                continue;
+            }
+            let solution = board.solve().expect("one solution");
+            for step in board.explain() {
+                assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{name} #{i}: {step}");
+                assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{name} #{i}: {step}");
+            }
+        }
+        let (solved_ours, t_ours) = time(|| {
+            ours.iter()
+                .filter(|b| {
+                    let mut steps = b.explain();
+                    steps.by_ref().for_each(drop);
+                    steps.ending() == Some(lazydoku::explain::Ending::Solved)
+                })
+                .count()
+        });
+        let (solved_theirs, t_theirs) = time(|| {
+            theirs.iter().filter(|s| sudoku::strategy::StrategySolver::from_sudoku(**s).solve(STRATEGIES).is_ok()).count()
+        });
+        let n = lines.len() as f64;
+        println!(
+            "{:<34} {:>8} {:>13.1}% {:>13.1}% {:>12.1} {:>12.1}",
+            name,
+            lines.len(),
+            solved_ours as f64 / n * 100.0,
+            solved_theirs as f64 / n * 100.0,
+            t_ours.as_secs_f64() * 1e6 / n,
+            t_theirs.as_secs_f64() * 1e6 / n
+        );
+    }
+}
+
+/// Canonical forms of the unique puzzles of two datasets: µs per puzzle
+/// for each, and every lazydoku form checked against a random equivalent.
+fn canon(rounds: usize) {
+    println!("\n{:<34} {:>8} {:>12} {:>12} {:>7}", "canonical form", "puzzles", "lazydoku µs", "sudoku µs", "ratio");
+    for name in ["norvig_top95.txt", "puzzles3_magictour_top1465", "puzzles2_17_clue"] {
+        let lines: Vec<String> = load(name).into_iter().take(5000).collect();
+        let ours: Vec<Board> = lines.iter().map(|l| l.parse().expect("lazydoku parses")).collect();
+        let theirs: Vec<sudoku::Sudoku> =
+            lines.iter().map(|l| sudoku::Sudoku::from_str_line(l).expect("sudoku parses")).collect();
+        for board in &ours {
+            assert_eq!(board.transformed(1).canonical(), board.canonical(), "{board}");
+        }
+        let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+        for _ in 0..rounds {
+            let (forms, t) = time(|| ours.iter().map(Board::canonical).collect::<Vec<_>>());
+            assert!(forms.iter().all(Option::is_some));
+            best_ours = best_ours.min(t);
+            let (forms, t) = time(|| theirs.iter().map(sudoku::Sudoku::canonicalized).collect::<Vec<_>>());
+            assert!(forms.iter().all(Option::is_some));
+            best_theirs = best_theirs.min(t);
+        }
+        let n = lines.len() as f64;
+        println!(
+            "{:<34} {:>8} {:>12.1} {:>12.1} {:>7.2}",
+            name,
+            lines.len(),
+            best_ours.as_secs_f64() * 1e6 / n,
+            best_theirs.as_secs_f64() * 1e6 / n,
+            best_ours.as_secs_f64() / best_theirs.as_secs_f64()
+        );
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut rounds = 3;
@@ -268,7 +380,9 @@ fn main() {
     let queens_walk = everything || args.iter().any(|a| a == "queens");
     let cover = everything || args.iter().any(|a| a == "pentominoes");
     let generate = everything || args.iter().any(|a| a == "generate");
-    args.retain(|a| !["million.txt", "queens", "pentominoes", "generate"].contains(&a.as_str()));
+    let logical = everything || args.iter().any(|a| a == "logic");
+    let canonical = everything || args.iter().any(|a| a == "canon");
+    args.retain(|a| !["million.txt", "queens", "pentominoes", "generate", "logic", "canon"].contains(&a.as_str()));
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
     if !names.is_empty() {
@@ -325,5 +439,11 @@ fn main() {
     }
     if generate {
         generation(rounds);
+    }
+    if logical {
+        logic();
+    }
+    if canonical {
+        canon(rounds);
     }
 }
