@@ -102,7 +102,7 @@ impl Board {
     /// let canonical = board.canonical().expect("classic 9x9 rules");
     /// assert_eq!(canonical.as_str(), "...........1..2..324.56.78............2..3..735.68.94.....7..5.52.3.84.671.4.52.8");
     /// assert_eq!(canonical.canonical().as_ref(), Some(&canonical));
-    /// assert_eq!(board.automorphisms(), Some(2));
+    /// assert_eq!(board.automorphisms(), Some(1));
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     #[must_use]
@@ -217,48 +217,96 @@ impl Canonical {
     fn arrange_stacks(&mut self, board: &mut Oriented<'_>, slot: usize, taken: u32) {
         let stacks = self.side / self.stack;
         if slot == stacks {
+            // Each stack's columns start as one class, in any order.
+            let mut columns = Columns { order: [0; LARGEST_CANONICAL_SIDE], end: [0; LARGEST_CANONICAL_SIDE] };
+            for (position, &column) in board.columns[..self.side].iter().enumerate() {
+                columns.order[position] = column;
+                columns.end[position] = (position / self.stack + 1) * self.stack;
+            }
             let mut used = [false; LARGEST_CANONICAL_SIDE];
-            let labels = [0; SYMBOLS.len()];
-            self.place_row(board, 0, board.first_row, &mut used, labels, 1);
+            self.place_row(board, 0, board.first_row, &mut used, [0; SYMBOLS.len()], 1, &columns);
             return;
         }
         for s in 0..stacks {
             if taken >> s & 1 == 0 && board.fill[s] == board.sorted_fill[slot] {
-                self.arrange_columns(board, slot, s, 0, 0, taken | 1 << s);
+                for i in 0..self.stack {
+                    board.columns[slot * self.stack + i] = s * self.stack + i;
+                }
+                self.arrange_stacks(board, slot + 1, taken | 1 << s);
             }
         }
     }
 
-    /// Chooses the column at `place` of output stack `slot` from source
-    /// stack `source`: the first row's empty columns first, in any order,
-    /// then its filled ones. `used` marks the columns of `source` placed.
-    fn arrange_columns(
+    /// Puts source row `row` at output row `at`, its columns ordered within
+    /// each class of `columns` to make it smallest: empty cells first (still
+    /// one class, for later rows to order), then digits already labelled, by
+    /// label, then new digits in every order. Goes on with the rows after
+    /// it, keeping what is no larger than the best so far.
+    #[expect(clippy::too_many_arguments, reason = "the state of one step of the search")]
+    fn place_row(
         &mut self,
-        board: &mut Oriented<'_>,
-        slot: usize,
-        source: usize,
-        place: usize,
-        used: u32,
-        taken: u32,
+        board: &Oriented<'_>,
+        at: usize,
+        row: usize,
+        used: &mut [bool; LARGEST_CANONICAL_SIDE],
+        labels: [u8; SYMBOLS.len()],
+        next_label: u8,
+        columns: &Columns,
     ) {
-        if place == self.stack {
-            self.arrange_stacks(board, slot + 1, taken);
+        let side = self.side;
+        let digit = |column: usize| board.grid[row * side + column];
+        let mut split = *columns;
+        // For each place of a new digit, the columns it may be taken from.
+        let mut choices = [0u32; LARGEST_CANONICAL_SIDE];
+        let smaller = at >= self.valid;
+        if (0..side).all(|p| columns.end[p] == p + 1) {
+            // Every column decided: nothing to split or choose.
+            self.fill_row(board, at, row, used, labels, next_label, &mut split, &choices, 0, 0, smaller);
             return;
         }
-        let wants_filled = place >= self.stack - board.fill[source];
-        for i in 0..self.stack {
-            let column = source * self.stack + i;
-            let filled = board.grid[board.first_row * self.side + column] != 0;
-            if used >> i & 1 == 0 && filled == wants_filled {
-                board.columns[slot * self.stack + place] = column;
-                self.arrange_columns(board, slot, source, place + 1, used | 1 << i, taken);
+        let mut start = 0;
+        while start < side {
+            let end = columns.end[start];
+            let members = &columns.order[start..end];
+            let mut place = start;
+            for &column in members.iter().filter(|&&c| digit(c) == 0) {
+                split.order[place] = column;
+                place += 1;
             }
+            split.end[start..place].fill(place);
+            let labelled_from = place;
+            for &column in members.iter().filter(|&&c| digit(c) != 0 && labels[usize::from(digit(c))] != 0) {
+                // Insertion by label: a class holds a few columns.
+                let label = labels[usize::from(digit(column))];
+                let mut at_place = place;
+                while at_place > labelled_from && labels[usize::from(digit(split.order[at_place - 1]))] > label {
+                    split.order[at_place] = split.order[at_place - 1];
+                    at_place -= 1;
+                }
+                split.order[at_place] = column;
+                place += 1;
+            }
+            for (offset, decided) in split.end[labelled_from..place].iter_mut().enumerate() {
+                *decided = labelled_from + offset + 1;
+            }
+            let new = members
+                .iter()
+                .filter(|&&c| digit(c) != 0 && labels[usize::from(digit(c))] == 0)
+                .fold(0u32, |m, &c| m | 1 << c);
+            choices[place..end].fill(new);
+            for (offset, decided) in split.end[place..end].iter_mut().enumerate() {
+                *decided = place + offset + 1;
+            }
+            start = end;
         }
+        self.fill_row(board, at, row, used, labels, next_label, &mut split, &choices, 0, 0, smaller);
     }
 
-    /// Puts source row `row` at output row `at` and goes on with the rows
-    /// after it, keeping what is no larger than the best so far.
-    fn place_row(
+    /// Writes output row `at` from place `place` on, choosing the column of
+    /// each new digit's place from `left` (the columns of its run not yet
+    /// placed), and compares it with the best as it goes.
+    #[expect(clippy::too_many_arguments, reason = "the state of one step of the search")]
+    fn fill_row(
         &mut self,
         board: &Oriented<'_>,
         at: usize,
@@ -266,13 +314,53 @@ impl Canonical {
         used: &mut [bool; LARGEST_CANONICAL_SIDE],
         mut labels: [u8; SYMBOLS.len()],
         mut next_label: u8,
+        columns: &mut Columns,
+        choices: &[u32; LARGEST_CANONICAL_SIDE],
+        mut place: usize,
+        mut left: u32,
+        mut smaller: bool,
     ) {
         let side = self.side;
-        // The output row, compared with the best as it is made.
-        let mut smaller = at >= self.valid;
         let start = at * side;
-        for (j, &column) in board.columns[..side].iter().enumerate() {
-            let digit = board.grid[row * side + column];
+        while place < side {
+            if choices[place] != 0 {
+                // The first place of a run of new digits starts with all of them.
+                if place == 0 || choices[place - 1] != choices[place] {
+                    left = choices[place];
+                }
+                if !self.keep(start + place, next_label, &mut smaller) {
+                    return;
+                }
+                let mut options = left;
+                // After the first option, the best holds this row up to
+                // here: the others are compared with it, not written over it.
+                let mut first = true;
+                while options != 0 {
+                    let column = options.trailing_zeros() as usize;
+                    options &= options - 1;
+                    let digit = usize::from(board.grid[row * side + column]);
+                    let mut labels = labels;
+                    labels[digit] = next_label;
+                    columns.order[place] = column;
+                    let mut chosen = *columns;
+                    self.fill_row(
+                        board,
+                        at,
+                        row,
+                        used,
+                        labels,
+                        next_label + 1,
+                        &mut chosen,
+                        choices,
+                        place + 1,
+                        left & !(1 << column),
+                        smaller && first,
+                    );
+                    first = false;
+                }
+                return;
+            }
+            let digit = board.grid[row * side + columns.order[place]];
             let value = if digit == 0 {
                 0
             } else {
@@ -283,23 +371,25 @@ impl Canonical {
                 }
                 *label
             };
-            if !smaller {
-                match value.cmp(&self.best[start + j]) {
-                    std::cmp::Ordering::Greater => return,
-                    std::cmp::Ordering::Less => smaller = true,
-                    std::cmp::Ordering::Equal => {}
-                }
+            if !self.keep(start + place, value, &mut smaller) {
+                return;
             }
-            if smaller {
-                self.best[start + j] = value;
-            }
+            place += 1;
         }
         if smaller {
             self.valid = at + 1;
             self.automorphisms = 0;
         }
         if at + 1 == side {
-            self.automorphisms += 1;
+            // Columns still in one class are empty in every row: each order
+            // of them gives this same board.
+            let mut orders = 1;
+            let mut p = 0;
+            while p < side {
+                orders *= (1..=(columns.end[p] - p) as u64).product::<u64>();
+                p = columns.end[p];
+            }
+            self.automorphisms += orders;
             return;
         }
         used[row] = true;
@@ -310,7 +400,7 @@ impl Canonical {
             for first in (0..side).step_by(band) {
                 if !used[first..first + band].contains(&true) {
                     for candidate in first..first + band {
-                        self.place_row(board, next, candidate, used, labels, next_label);
+                        self.place_row(board, next, candidate, used, labels, next_label, columns);
                     }
                 }
             }
@@ -318,12 +408,40 @@ impl Canonical {
             let first = row / band * band;
             for candidate in first..first + band {
                 if !used[candidate] {
-                    self.place_row(board, next, candidate, used, labels, next_label);
+                    self.place_row(board, next, candidate, used, labels, next_label, columns);
                 }
             }
         }
         used[row] = false;
     }
+}
+
+impl Canonical {
+    /// Compares `value`, at `index` of the output, with the best: `false`
+    /// when the output is larger there (the branch is cut). Once smaller,
+    /// the output is written over the best.
+    fn keep(&mut self, index: usize, value: u8, smaller: &mut bool) -> bool {
+        if !*smaller {
+            match value.cmp(&self.best[index]) {
+                std::cmp::Ordering::Greater => return false,
+                std::cmp::Ordering::Less => *smaller = true,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        if *smaller {
+            self.best[index] = value;
+        }
+        true
+    }
+}
+
+/// The column order of the output as far as the rows so far decide it:
+/// the places `p..end[p]` hold columns that are alike in every row so far,
+/// in any order (`end[p] == p + 1` for a decided place).
+#[derive(Clone, Copy)]
+struct Columns {
+    order: [usize; LARGEST_CANONICAL_SIDE],
+    end: [usize; LARGEST_CANONICAL_SIDE],
 }
 
 /// The text of `digits` (row-major, 0 for empty).

@@ -239,3 +239,86 @@ fn boards_without_a_searched_group_have_no_canonical_form_but_can_be_relabelled(
     let board = killer.parse("1...............").unwrap();
     assert_eq!(board.transformed(3), board);
 }
+
+/// Every grid symmetry of a board of boxes `band` x `stack` (transposed too
+/// when square), each with the relabelling by first appearance: the
+/// smallest text and how many symmetries give it.
+fn smallest_by_brute_force(board: &Board) -> (String, u64) {
+    use itertools::Itertools;
+    let shape = board.shape();
+    let (side, band, stack) = (shape.side(), shape.box_rows(), shape.box_cols());
+    let grouped = |group: usize| -> Vec<Vec<usize>> {
+        let groups = side / group;
+        let mut all = Vec::new();
+        for order in (0..groups).permutations(groups) {
+            let within: Vec<Vec<Vec<usize>>> = (0..groups).map(|_| (0..group).permutations(group).collect()).collect();
+            for choice in within.iter().multi_cartesian_product() {
+                all.push((0..side).map(|i| order[i / group] * group + choice[i / group][i % group]).collect());
+            }
+        }
+        all
+    };
+    let (rows, columns) = (grouped(band), grouped(stack));
+    let source: Vec<u8> = board.cells().map(|d| d.unwrap_or(0)).collect();
+    let (mut best, mut count): (Option<Vec<u8>>, u64) = (None, 0);
+    let orientations: &[bool] = if band == stack { &[false, true] } else { &[false] };
+    for &transpose in orientations {
+        for r in &rows {
+            for c in &columns {
+                let mut labels = [0u8; 26];
+                let mut next = 1;
+                let out: Vec<u8> = (0..side * side)
+                    .map(|cell| {
+                        let (row, col) = (r[cell / side], c[cell % side]);
+                        let d =
+                            usize::from(if transpose { source[col * side + row] } else { source[row * side + col] });
+                        if d == 0 {
+                            return 0;
+                        }
+                        if labels[d] == 0 {
+                            labels[d] = next;
+                            next += 1;
+                        }
+                        labels[d]
+                    })
+                    .collect();
+                match &best {
+                    Some(b) if out > *b => {}
+                    Some(b) if out == *b => count += 1,
+                    _ => (best, count) = (Some(out), 1),
+                }
+            }
+        }
+    }
+    let text = best.unwrap_or_default().iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) }).collect();
+    (text, count)
+}
+
+#[test]
+fn canonical_forms_and_automorphisms_of_6x6_boards_agree_with_brute_force() {
+    let rules = Rules::new(Shape::new(2, 3));
+    for puzzle in Generator::new(rules).seed(11).puzzles().take(6) {
+        let solution = puzzle.solve().unwrap();
+        for board in [puzzle, solution] {
+            let (text, count) = smallest_by_brute_force(&board);
+            assert_eq!(board.canonical().unwrap().as_str(), text, "{board}");
+            assert_eq!(board.automorphisms(), Some(count), "{board}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "release mode: run by .ci/run"]
+fn canonical_forms_and_automorphisms_of_9x9_boards_agree_with_brute_force() {
+    let easy: Board =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..".parse().unwrap();
+    let symmetric: Board =
+        "123456789456789123789123456234567891567891234891234567345678912678912345912345678".parse().unwrap();
+    let corners: Board = format!("1{}2", ".".repeat(79)).parse().unwrap();
+    for (board, expected) in [(&easy, 1), (&easy.solve().unwrap(), 1), (&symmetric, 54), (&corners, 2304)] {
+        let (text, count) = smallest_by_brute_force(board);
+        assert_eq!(count, expected, "{board}");
+        assert_eq!(board.canonical().unwrap().as_str(), text, "{board}");
+        assert_eq!(board.automorphisms(), Some(count), "{board}");
+    }
+}
