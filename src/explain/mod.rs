@@ -49,7 +49,8 @@ use std::iter::FusedIterator;
 use crate::board::Board;
 use grid::Grid;
 
-pub use rating::{Level, Rating};
+pub(crate) use rating::guesses;
+pub use rating::{Level, Rating, UnknownLevel};
 pub use step::{Step, Technique};
 
 /// Why [`Explain`] stopped.

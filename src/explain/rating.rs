@@ -90,6 +90,12 @@ pub struct Rating {
 
 impl Rating {
     pub(crate) fn of(board: &Board) -> Rating {
+        let (guesses, solutions) = guesses(board);
+        Rating { guesses, solutions, ..Rating::logical(board) }
+    }
+
+    /// The human side of the rating alone (guesses and solutions left at 0).
+    pub(crate) fn logical(board: &Board) -> Rating {
         let mut explain = Explain::new(board);
         let (mut hardest, mut score, mut steps) = (None, 0, 0);
         for step in explain.by_ref() {
@@ -101,8 +107,7 @@ impl Rating {
             steps += 1;
         }
         let ending = explain.ending().unwrap_or(Ending::Stuck { empty: board.empty_cells() });
-        let (guesses, solutions) = guesses(board);
-        Rating { guesses, solutions, hardest, score, steps, ending }
+        Rating { guesses: 0, solutions: 0, hardest, score, steps, ending }
     }
 
     /// The guesses of the search that counts the puzzle's solutions up to
@@ -168,7 +173,7 @@ impl Rating {
 
 /// The guesses of the fixed search of [`Rating::guesses`], and the
 /// solutions it found (up to 2).
-fn guesses(board: &Board) -> (usize, usize) {
+pub(crate) fn guesses(board: &Board) -> (usize, usize) {
     let mut guesses = 0;
     let solutions = search::dfs(board.clone(), |b: &Board| {
         let children = b.children();

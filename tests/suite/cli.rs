@@ -610,3 +610,19 @@ fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).starts_with("invalid: no canonical form"), "{}", stdout(&out));
 }
+
+#[test]
+fn generate_makes_puzzles_of_the_difficulty_asked_for() {
+    let out = run(&["generate", "--count", "2", "--seed", "4", "--difficulty", "hard", "--guesses", "1-"], "");
+    assert!(out.status.success(), "{}", stderr(&out));
+    for line in stdout(&out).lines() {
+        let rating = line.parse::<lazydoku::Board>().unwrap().rate();
+        assert_eq!(rating.level(), lazydoku::explain::Level::Hard, "{line}");
+        assert!(rating.guesses() >= 1, "{line}");
+    }
+    let bad = run(&["generate", "--guesses", "9-3"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("its first number is larger than its second"), "{}", stderr(&bad));
+    let bad = run(&["generate", "--difficulty", "fiendish"], "");
+    assert!(stderr(&bad).contains("expected easy, medium, hard, expert or beyond"), "{}", stderr(&bad));
+}

@@ -161,3 +161,24 @@ fn symmetries_read_back_their_names() {
     let err = "spiral".parse::<Symmetry>().unwrap_err();
     assert!(err.to_string().contains("unknown symmetry \"spiral\""), "{err}");
 }
+
+#[test]
+fn a_difficulty_asked_for_is_the_difficulty_given() {
+    use lazydoku::explain::Level;
+    let plain = Generator::new(Rules::new(Shape::NINE)).seed(2).symmetry(Symmetry::Rotate180);
+    for level in [Level::Easy, Level::Hard, Level::Beyond] {
+        let generator = plain.clone().level(level);
+        let puzzles: Vec<Board> = generator.puzzles().take(3).collect();
+        assert_eq!(puzzles.len(), 3);
+        for puzzle in &puzzles {
+            assert!(puzzle.is_unique());
+            assert_eq!(puzzle.rate().level(), level, "{puzzle}");
+        }
+        // Still seeded, and still one puzzle per position.
+        assert_eq!(generator.puzzle(1).as_ref(), puzzles.get(1));
+    }
+    let searching = plain.clone().guesses(10..=usize::MAX);
+    assert!(searching.puzzles().take(3).all(|p| p.rate().guesses() >= 10));
+    let both = plain.level(Level::Easy).guesses(0..=0);
+    assert!(both.puzzles().take(3).all(|p| p.rate().guesses() == 0 && p.rate().level() == Level::Easy));
+}

@@ -9,11 +9,13 @@ mod input;
 mod trace;
 
 use std::io::{IsTerminal, Write};
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use lazydoku::explain::Level;
 use lazydoku::format::Parser as PuzzleParser;
 use lazydoku::generate::{Generator, Symmetry};
 use lazydoku::search::Budget;
@@ -160,6 +162,13 @@ enum Command {
         /// Stop removing givens once this many are left (default: until no given can go).
         #[arg(long)]
         clues: Option<usize>,
+        /// Only puzzles of this level (as `rate` gives it): easy, medium, hard, expert or beyond.
+        #[arg(long, value_name = "LEVEL")]
+        difficulty: Option<Level>,
+        /// Only puzzles whose guesses (as `rate` gives them) are within MIN-MAX, or at least MIN
+        /// with MIN-.
+        #[arg(long, value_name = "MIN-MAX", value_parser = parse_range)]
+        guesses: Option<RangeInclusive<usize>>,
         /// How to write puzzles.
         #[arg(long, value_enum, default_value_t = Format::Line)]
         format: Format,
@@ -352,8 +361,25 @@ fn main() -> ExitCode {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
         Some(Command::Bench { files, rounds }) => bench::run(&files, rounds),
-        Some(Command::Generate { count, seed, symmetry, clues, format, jobs, puzzle }) => {
-            run_generate(count, seed, symmetry, clues, format, jobs, &puzzle)
+        Some(Command::Generate { count, seed, symmetry, clues, difficulty, guesses, format, jobs, puzzle }) => {
+            let mut generator = match generator_for(&puzzle) {
+                Ok(generator) => generator.seed(seed).symmetry(symmetry),
+                Err(message) => {
+                    say(&message);
+                    return ExitCode::from(2);
+                }
+            };
+            if let Some(clues) = clues {
+                generator = generator.clues(clues);
+            }
+            if let Some(level) = difficulty {
+                generator = generator.level(level);
+            }
+            if let Some(range) = guesses {
+                generator = generator.guesses(range);
+            }
+            let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
+            generate::run(&generator, count, threads(jobs, false), format)
         }
     };
     match result {
@@ -472,27 +498,29 @@ fn threads(jobs: Option<usize>, quiet: bool) -> usize {
     }
 }
 
-fn run_generate(
-    count: Option<usize>,
-    seed: u64,
-    symmetry: Symmetry,
-    clues: Option<usize>,
-    format: Format,
-    jobs: Option<usize>,
-    puzzle: &PuzzleArgs,
-) -> Result<bool, String> {
+/// A generator of the rules that the flags give: `--regions`, `--windoku`
+/// and `--cages`, or `--shape` and `--x` alone (9x9 by default).
+fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
     let rules = if let Some(rules) = puzzle.rules()? {
         rules
     } else {
         let shape = puzzle.shape.unwrap_or(Shape::NINE);
         if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) }
     };
-    let mut generator = Generator::new(rules).seed(seed).symmetry(symmetry);
-    if let Some(clues) = clues {
-        generator = generator.clues(clues);
+    Ok(Generator::new(rules))
+}
+
+/// `MIN-MAX`, or `MIN-` for no upper bound.
+fn parse_range(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let (low, high) =
+        text.split_once('-').ok_or_else(|| format!("{text:?} is not a range; write it as 0-10 or 20-"))?;
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("{t:?} in {text:?} is not a whole number"));
+    let low = number(low)?;
+    let high = if high.trim().is_empty() { usize::MAX } else { number(high)? };
+    if low > high {
+        return Err(format!("{text:?} is empty: its first number is larger than its second"));
     }
-    let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-    generate::run(&generator, count, threads(jobs, false), format)
+    Ok(low..=high)
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
