@@ -259,7 +259,7 @@ impl Generator {
     }
 
     /// The puzzle at position `index` of [`Generator::puzzles`], made on its
-    /// own: a puzzle depends only on the seed and its position in the
+    /// own: a puzzle depends only on the generator's seed and its position in the
     /// stream, so puzzles can be made in parallel, in any order, with the
     /// same result.
     /// `None` for rules with no solution, or when no puzzle of the
