@@ -4,6 +4,8 @@
 
 use std::collections::VecDeque;
 
+use itertools::Itertools;
+
 use super::grid::{Grid, symbol};
 use super::{Step, Technique};
 
@@ -54,9 +56,7 @@ pub(super) fn colouring(grid: &Grid) -> Option<Step> {
             };
             let (blue, green) = (coloured(false), coloured(true));
             for (same, name) in [(&blue, "first"), (&green, "second")] {
-                let clash = same.iter().enumerate().find_map(|(i, &a)| {
-                    same[i + 1..].iter().find(|&&b| grid.sees(a, b)).map(|&b| (a, b))
-                });
+                let clash = same.iter().copied().tuple_combinations().find(|&(a, b)| grid.sees(a, b));
                 if let Some((a, b)) = clash {
                     let eliminations = same.iter().map(|&c| (c, digit)).collect();
                     let sentence = format!(

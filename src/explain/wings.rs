@@ -2,6 +2,8 @@
 //! three-candidate cells that rule a digit out of the cells that see both
 //! ends.
 
+use itertools::Itertools;
+
 use super::grid::{Grid, digits, symbol, symbols};
 use super::singles::single;
 use super::{Step, Technique};
@@ -28,34 +30,32 @@ pub(super) fn xy(grid: &Grid) -> Option<Step> {
             .peers(pivot)
             .filter(|&c| grid.count(c) == 2 && (grid.candidates[c] & both).is_power_of_two())
             .collect();
-        pincers.iter().enumerate().find_map(|(i, &a)| {
-            pincers[i + 1..].iter().find_map(|&b| {
-                let (ca, cb) = (grid.candidates[a], grid.candidates[b]);
-                let z = ca & cb & !both;
-                // The pincers share z and take different digits of the pivot.
-                if z.count_ones() != 1 || ca & both == cb & both {
-                    return None;
-                }
-                let z = single(z)?;
-                let eliminations = seeing_all(grid, &[a, b], &[pivot, a, b], z);
-                if eliminations.is_empty() {
-                    return None;
-                }
-                let sentence = format!(
-                    "{}: {} holds {} and sees {} ({}) and {} ({}): whichever digit the pivot takes, one of them is {}, so {} leaves every cell that sees both.",
-                    Technique::XyWing,
-                    grid.cell_name(pivot),
-                    symbols(both),
-                    grid.cell_name(a),
-                    symbols(ca),
-                    grid.cell_name(b),
-                    symbols(cb),
-                    symbol(z),
-                    symbol(z)
-                );
-                let digits = digits(both | ca | cb).collect();
-                Some(Step::new(Technique::XyWing, vec![pivot, a, b], digits, Vec::new(), eliminations, sentence))
-            })
+        pincers.iter().copied().tuple_combinations().find_map(|(a, b)| {
+            let (ca, cb) = (grid.candidates[a], grid.candidates[b]);
+            let z = ca & cb & !both;
+            // The pincers share z and take different digits of the pivot.
+            if z.count_ones() != 1 || ca & both == cb & both {
+                return None;
+            }
+            let z = single(z)?;
+            let eliminations = seeing_all(grid, &[a, b], &[pivot, a, b], z);
+            if eliminations.is_empty() {
+                return None;
+            }
+            let sentence = format!(
+                "{}: {} holds {} and sees {} ({}) and {} ({}): whichever digit the pivot takes, one of them is {}, so {} leaves every cell that sees both.",
+                Technique::XyWing,
+                grid.cell_name(pivot),
+                symbols(both),
+                grid.cell_name(a),
+                symbols(ca),
+                grid.cell_name(b),
+                symbols(cb),
+                symbol(z),
+                symbol(z)
+            );
+            let digits = digits(both | ca | cb).collect();
+            Some(Step::new(Technique::XyWing, vec![pivot, a, b], digits, Vec::new(), eliminations, sentence))
         })
     })
 }
@@ -67,31 +67,29 @@ pub(super) fn xyz(grid: &Grid) -> Option<Step> {
         let all = grid.candidates[pivot];
         let pincers: Vec<usize> =
             grid.peers(pivot).filter(|&c| grid.count(c) == 2 && grid.candidates[c] & !all == 0).collect();
-        pincers.iter().enumerate().find_map(|(i, &a)| {
-            pincers[i + 1..].iter().find_map(|&b| {
-                let (ca, cb) = (grid.candidates[a], grid.candidates[b]);
-                if ca | cb != all {
-                    return None;
-                }
-                let z = single(ca & cb)?;
-                let eliminations = seeing_all(grid, &[pivot, a, b], &[pivot, a, b], z);
-                if eliminations.is_empty() {
-                    return None;
-                }
-                let sentence = format!(
-                    "{}: {} holds {} and sees {} ({}) and {} ({}): one of the three is {}, so {} leaves every cell that sees all three.",
-                    Technique::XyzWing,
-                    grid.cell_name(pivot),
-                    symbols(all),
-                    grid.cell_name(a),
-                    symbols(ca),
-                    grid.cell_name(b),
-                    symbols(cb),
-                    symbol(z),
-                    symbol(z)
-                );
-                Some(Step::new(Technique::XyzWing, vec![pivot, a, b], digits(all).collect(), Vec::new(), eliminations, sentence))
-            })
+        pincers.iter().copied().tuple_combinations().find_map(|(a, b)| {
+            let (ca, cb) = (grid.candidates[a], grid.candidates[b]);
+            if ca | cb != all {
+                return None;
+            }
+            let z = single(ca & cb)?;
+            let eliminations = seeing_all(grid, &[pivot, a, b], &[pivot, a, b], z);
+            if eliminations.is_empty() {
+                return None;
+            }
+            let sentence = format!(
+                "{}: {} holds {} and sees {} ({}) and {} ({}): one of the three is {}, so {} leaves every cell that sees all three.",
+                Technique::XyzWing,
+                grid.cell_name(pivot),
+                symbols(all),
+                grid.cell_name(a),
+                symbols(ca),
+                grid.cell_name(b),
+                symbols(cb),
+                symbol(z),
+                symbol(z)
+            );
+            Some(Step::new(Technique::XyzWing, vec![pivot, a, b], digits(all).collect(), Vec::new(), eliminations, sentence))
         })
     })
 }
@@ -101,43 +99,41 @@ pub(super) fn xyz(grid: &Grid) -> Option<Step> {
 /// leaves every cell that sees both.
 pub(super) fn w(grid: &Grid) -> Option<Step> {
     let cells: Vec<usize> = bivalue(grid).collect();
-    cells.iter().enumerate().find_map(|(i, &a)| {
-        cells[i + 1..].iter().find_map(|&b| {
-            let pair = grid.candidates[a];
-            if grid.candidates[b] != pair || grid.sees(a, b) {
+    cells.iter().copied().tuple_combinations().find_map(|(a, b)| {
+        let pair = grid.candidates[a];
+        if grid.candidates[b] != pair || grid.sees(a, b) {
+            return None;
+        }
+        digits(pair).find_map(|x| {
+            let y = single(pair & !(1 << (x - 1)))?;
+            let eliminations = seeing_all(grid, &[a, b], &[a, b], y);
+            if eliminations.is_empty() {
                 return None;
             }
-            digits(pair).find_map(|x| {
-                let y = single(pair & !(1 << (x - 1)))?;
-                let eliminations = seeing_all(grid, &[a, b], &[a, b], y);
-                if eliminations.is_empty() {
+            (0..grid.unit_count()).find_map(|unit| {
+                let places = grid.places(unit, x);
+                let &[p, q] = places.as_slice() else { return None };
+                if [p, q].iter().any(|c| *c == a || *c == b) {
                     return None;
                 }
-                (0..grid.unit_count()).find_map(|unit| {
-                    let places = grid.places(unit, x);
-                    let &[p, q] = places.as_slice() else { return None };
-                    if [p, q].iter().any(|c| *c == a || *c == b) {
-                        return None;
-                    }
-                    let linked = (grid.sees(p, a) && grid.sees(q, b)) || (grid.sees(p, b) && grid.sees(q, a));
-                    if !linked {
-                        return None;
-                    }
-                    let sentence = format!(
-                        "{}: {} and {} both hold {}, and in {} {} can only go in {} and {}, each seen by one of them: so one of the two cells is {}, and {} leaves every cell that sees both.",
-                        Technique::WWing,
-                        grid.cell_name(a),
-                        grid.cell_name(b),
-                        symbols(pair),
-                        grid.unit_name(unit),
-                        symbol(x),
-                        grid.cell_name(p),
-                        grid.cell_name(q),
-                        symbol(y),
-                        symbol(y)
-                    );
-                    Some(Step::new(Technique::WWing, vec![a, b, p, q], vec![x, y], Vec::new(), eliminations.clone(), sentence))
-                })
+                let linked = (grid.sees(p, a) && grid.sees(q, b)) || (grid.sees(p, b) && grid.sees(q, a));
+                if !linked {
+                    return None;
+                }
+                let sentence = format!(
+                    "{}: {} and {} both hold {}, and in {} {} can only go in {} and {}, each seen by one of them: so one of the two cells is {}, and {} leaves every cell that sees both.",
+                    Technique::WWing,
+                    grid.cell_name(a),
+                    grid.cell_name(b),
+                    symbols(pair),
+                    grid.unit_name(unit),
+                    symbol(x),
+                    grid.cell_name(p),
+                    grid.cell_name(q),
+                    symbol(y),
+                    symbol(y)
+                );
+                Some(Step::new(Technique::WWing, vec![a, b, p, q], vec![x, y], Vec::new(), eliminations.clone(), sentence))
             })
         })
     })
