@@ -327,6 +327,48 @@ impl Rules {
         Ok(Rules::from_parts(self.geometry.shape, &self.geometry.unit_list(), cages))
     }
 
+    /// These rules with every cage in `cages` added at once, unchecked: for
+    /// cages made from a solution's digits, which hold by construction.
+    pub(crate) fn with_cage_list(self, cages: Vec<(usize, Vec<usize>)>) -> Rules {
+        let mut all = self.geometry.cage_list();
+        all.extend(cages);
+        Rules::from_parts(self.geometry.shape, &self.geometry.unit_list(), all)
+    }
+
+    /// The boxes, or the jigsaw regions in their place, as a map with one
+    /// label per cell, row by row: `1` to `9`, then `A` to `Z`, numbered in
+    /// the order their first cells come. [`Rules::with_regions`] reads it
+    /// back.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// assert_eq!(Rules::new(Shape::new(2, 2)).region_map(), "1122112233443344");
+    /// let jigsaw = Rules::jigsaw("AAAB ACBB CCBD CDDD")?;
+    /// assert_eq!(jigsaw.region_map(), "1112132233243444");
+    /// assert_eq!(Rules::jigsaw(&jigsaw.region_map())?, jigsaw);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn region_map(&self) -> String {
+        const LABELS: &[u8] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        let mut region_of = vec![usize::MAX; self.geometry.cells];
+        let mut regions: Vec<Vec<usize>> = self
+            .geometry
+            .unit_list()
+            .into_iter()
+            .filter(|(kind, _)| matches!(kind, Region::Box | Region::Jigsaw))
+            .map(|(_, cells)| cells)
+            .collect();
+        regions.sort_unstable_by_key(|cells| cells.iter().min().copied());
+        for (number, cells) in regions.iter().enumerate() {
+            for &cell in cells {
+                region_of[cell] = number;
+            }
+        }
+        region_of.iter().map(|&number| LABELS.get(number).map_or('.', |&label| char::from(label))).collect()
+    }
+
     /// Every killer cage: its sum and its cells, in the order added.
     pub fn cages(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.cage_list().into_iter()

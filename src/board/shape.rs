@@ -286,13 +286,25 @@ pub(crate) struct Membership {
 }
 
 /// Two geometries are the same rules when they have the same units.
+/// A geometry's units (kind and cells) and cages (cells and sum), each
+/// sorted: see `Geometry::sorted_parts`.
+type SortedParts = (Vec<(u8, Vec<u16>)>, Vec<(Vec<u16>, usize)>);
+
+/// Rules are equal when they have the same regions and cages, in any
+/// order: a cage map read back lists its cages by their first cells, not
+/// in the order they were added.
 impl PartialEq for Geometry {
     fn eq(&self, other: &Geometry) -> bool {
-        std::ptr::eq(self, other)
-            || (self.shape == other.shape
-                && self.unit_cells == other.unit_cells
-                && self.kinds == other.kinds
-                && self.cages == other.cages)
+        if std::ptr::eq(self, other) {
+            return true;
+        }
+        if self.shape != other.shape || self.kinds.len() != other.kinds.len() || self.cages.len() != other.cages.len() {
+            return false;
+        }
+        if self.unit_cells == other.unit_cells && self.kinds == other.kinds && self.cages == other.cages {
+            return true;
+        }
+        self.sorted_parts() == other.sorted_parts()
     }
 }
 
@@ -395,6 +407,34 @@ impl Geometry {
     }
 
     /// Every cage: its sum and its cells.
+    /// The units with their kinds and the cages with their sums, each
+    /// with its cells sorted, in sorted order: what two equal geometries
+    /// share whatever order they were built in.
+    fn sorted_parts(&self) -> SortedParts {
+        let mut units: Vec<(u8, Vec<u16>)> = self
+            .kinds
+            .iter()
+            .zip(self.units())
+            .map(|(&kind, cells)| {
+                let mut cells = cells.to_vec();
+                cells.sort_unstable();
+                (kind as u8, cells)
+            })
+            .collect();
+        units.sort_unstable();
+        let mut cages: Vec<(Vec<u16>, usize)> = self
+            .cages
+            .iter()
+            .map(|cage| {
+                let mut cells = cage.cells.clone();
+                cells.sort_unstable();
+                (cells, cage.sum)
+            })
+            .collect();
+        cages.sort_unstable();
+        (units, cages)
+    }
+
     pub(crate) fn cage_list(&self) -> Vec<(usize, Vec<usize>)> {
         self.cages.iter().map(|cage| (cage.sum, cage.cells.iter().map(|&c| usize::from(c)).collect())).collect()
     }

@@ -90,6 +90,49 @@ struct MapCage {
 }
 
 impl Rules {
+    /// The killer cages as a cage map on one line, then each label's sum:
+    /// the text [`Rules::with_cage_map`] reads back. Labels are `a` to `z`,
+    /// `A` to `Z`, `0` to `9`, then characters from U+00C0 on, in the order
+    /// the cages' first cells come; `.` marks a cell in no cage. `None`
+    /// without cages.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let killer = Rules::new(Shape::new(2, 2)).with_cage(7, &[15, 14])?.with_cage(3, &[0, 1])?;
+    /// let map = killer.cage_map().expect("two cages");
+    /// assert_eq!(map, "aa............bb a=3 b=7");
+    /// assert_eq!(Rules::new(Shape::new(2, 2)).with_cage_map(&map)?, killer);
+    /// assert_eq!(Rules::new(Shape::new(2, 2)).cage_map(), None);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn cage_map(&self) -> Option<String> {
+        let mut cages: Vec<(usize, Vec<usize>)> = self.cages().collect();
+        if cages.is_empty() {
+            return None;
+        }
+        cages.sort_unstable_by_key(|(_, cells)| cells.iter().min().copied());
+        let label = |number: usize| -> char {
+            const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+            FIRST.get(number).map_or_else(
+                // From U+00C0 on, as many code points as the largest board
+                // has cells are all printable, none of them whitespace.
+                || u32::try_from(number - FIRST.len() + 0xC0).ok().and_then(char::from_u32).unwrap_or('?'),
+                |&byte| char::from(byte),
+            )
+        };
+        let mut map = vec!['.'; self.shape().cells()];
+        for (number, (_, cells)) in cages.iter().enumerate() {
+            for &cell in cells {
+                map[cell] = label(number);
+            }
+        }
+        let map: String = map.into_iter().collect();
+        let sums = cages.iter().enumerate().map(|(number, (sum, _))| format!(" {}={sum}", label(number)));
+        Some(std::iter::once(map).chain(sums).collect())
+    }
+
     /// Reads a puzzle played by these rules, in any format [`str::parse`]
     /// accepts, its size fixed by the rules.
     ///

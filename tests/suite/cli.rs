@@ -519,6 +519,34 @@ fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
 }
 
 #[test]
+fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
+    let args = ["generate", "--count", "3", "--seed", "5", "--jigsaw", "--killer"];
+    let one = run(&[&args[..], &["--jobs", "1"]].concat(), "");
+    let two = run(&[&args[..], &["--jobs", "2"]].concat(), "");
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_eq!(stdout(&one), stdout(&two));
+    for line in stdout(&one).lines() {
+        // The puzzle, its region map, then its cage map and sums.
+        let (puzzle, rest) = line.split_once(' ').unwrap();
+        let (map, cages) = rest.split_once(' ').unwrap();
+        let rules = lazydoku::Rules::jigsaw(map).unwrap().with_cage_map(cages).unwrap();
+        let board = rules.parse(puzzle).unwrap();
+        assert!(board.is_unique(), "{line}");
+        // The command line reads the same map and cages back.
+        let out = run(&["count", "-q", "--regions", map, "--cages", cages, puzzle], "");
+        assert_eq!(stdout(&out).trim(), "1", "{}", stderr(&out));
+    }
+    // JSON carries the cages as `--cages` reads them.
+    let out = run(&["generate", "--count", "1", "--seed", "2", "--killer", "--shape", "2x3", "--format", "json"], "");
+    let text = stdout(&out);
+    assert!(text.contains("\"cages\":[{\"sum\":"), "{text}");
+    let rules = lazydoku::Rules::new(lazydoku::Shape::new(2, 3)).with_cage_json(&text).unwrap();
+    assert_eq!(rules.cages().map(|(_, cells)| cells.len()).sum::<usize>(), 36);
+    let out = run(&["generate", "--jigsaw", "--regions", "aaab abbb cccd cddd"], "");
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+}
+
+#[test]
 fn rate_writes_a_csv_header_and_one_row_per_puzzle_the_same_for_any_jobs() {
     let input = format!("# a comment\n{EASY}\n{HARD1}\n{UNSOLVABLE}\n");
     let one = run(&["rate", "--jobs", "1"], input.clone());

@@ -1,7 +1,7 @@
 //! The puzzle generator: seeded, unique, symmetric, minimal, for any rules.
 
 use lazydoku::generate::{Generator, Symmetry};
-use lazydoku::{Board, Rules, Shape};
+use lazydoku::{Board, Region, Rules, Shape};
 
 /// The cells that `board` gives.
 fn givens(board: &Board) -> Vec<usize> {
@@ -181,4 +181,100 @@ fn a_difficulty_asked_for_is_the_difficulty_given() {
     assert!(searching.puzzles().take(3).all(|p| p.rate().guesses() >= 10));
     let both = plain.level(Level::Easy).guesses(0..=0);
     assert!(both.puzzles().take(3).all(|p| p.rate().guesses() == 0 && p.rate().level() == Level::Easy));
+}
+
+/// Whether the cells of `cells` are connected through sides on a board of
+/// side `side`.
+fn is_connected(cells: &[usize], side: usize) -> bool {
+    let mut reached = vec![cells[0]];
+    let mut next = 0;
+    while next < reached.len() {
+        let cell = reached[next];
+        for &other in cells {
+            let (dr, dc) = ((cell / side).abs_diff(other / side), (cell % side).abs_diff(other % side));
+            if dr + dc == 1 && !reached.contains(&other) {
+                reached.push(other);
+            }
+        }
+        next += 1;
+    }
+    reached.len() == cells.len()
+}
+
+#[test]
+fn random_jigsaw_maps_have_connected_regions_and_unique_minimal_puzzles() {
+    for (shape, count) in [(Shape::new(2, 2), 4), (Shape::new(2, 3), 4), (Shape::NINE, 4)] {
+        let side = shape.side();
+        let generator = Generator::new(Rules::new(shape)).seed(21).jigsaw();
+        let puzzles: Vec<Board> = generator.puzzles().take(count).collect();
+        let mut maps = Vec::new();
+        for puzzle in &puzzles {
+            let rules = puzzle.rules();
+            let map = rules.region_map();
+            // The map reads back as the puzzle's own rules.
+            assert_eq!(Rules::new(shape).with_regions(&map).unwrap(), rules, "{map}");
+            let regions: Vec<Vec<usize>> = rules
+                .regions()
+                .filter(|(kind, _)| matches!(kind, Region::Jigsaw | Region::Box))
+                .map(|(_, cells)| cells)
+                .collect();
+            assert_eq!(regions.len(), side);
+            assert!(regions.iter().all(|cells| cells.len() == side && is_connected(cells, side)), "{map}");
+            assert!(puzzle.is_unique(), "{map}: {puzzle}");
+            assert!(is_minimal(puzzle, |cell| vec![cell]), "{map}: {puzzle} is not minimal");
+            maps.push(map);
+        }
+        // The maps vary, and are not the boxes (on 6x6 and up, where the
+        // maps are many).
+        if side >= 6 {
+            let boxes = Rules::new(shape).region_map();
+            assert!(maps.iter().all(|map| *map != boxes), "{maps:?}");
+            assert!(maps.iter().enumerate().all(|(i, map)| !maps[i + 1..].contains(map)), "{maps:?}");
+        }
+        // The same seed gives the same maps and puzzles.
+        assert_eq!(generator.puzzles().take(count).collect::<Vec<_>>(), puzzles);
+    }
+}
+
+#[test]
+fn killer_puzzles_have_cages_that_hold_their_solution() {
+    for (shape, rules) in [
+        (Shape::new(2, 3), Rules::new(Shape::new(2, 3))),
+        (Shape::NINE, Rules::new(Shape::NINE)),
+        (Shape::NINE, Rules::new(Shape::NINE).with_windows()),
+    ] {
+        let generator = Generator::new(rules).seed(8).killer();
+        for puzzle in generator.puzzles().take(3) {
+            let rules = puzzle.rules();
+            let solution = puzzle.solve().unwrap();
+            let cages: Vec<(usize, Vec<usize>)> = rules.cages().collect();
+            let mut covered: Vec<usize> = cages.iter().flat_map(|(_, cells)| cells.iter().copied()).collect();
+            covered.sort_unstable();
+            assert_eq!(covered, (0..shape.cells()).collect::<Vec<_>>(), "every cell in one cage");
+            for (sum, cells) in &cages {
+                let digits: Vec<u8> = cells.iter().map(|&c| solution.get(c).unwrap()).collect();
+                assert_eq!(digits.iter().map(|&d| usize::from(d)).sum::<usize>(), *sum);
+                assert!(digits.iter().enumerate().all(|(i, d)| !digits[..i].contains(d)), "{digits:?}");
+                assert!(cells.len() == 1 || is_connected(cells, shape.side()), "{cells:?}");
+            }
+            assert!(puzzle.is_unique(), "{puzzle}");
+            assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
+            // The cage map reads back as the same rules.
+            let map = rules.cage_map().unwrap();
+            let base = Rules::new(shape);
+            let base = if rules.regions().any(|(kind, _)| kind == Region::Window) { base.with_windows() } else { base };
+            assert_eq!(base.with_cage_map(&map).unwrap(), rules, "{map}");
+        }
+    }
+}
+
+#[test]
+fn jigsaw_and_killer_together() {
+    let puzzle = Generator::new(Rules::new(Shape::NINE)).seed(2).jigsaw().killer().puzzle(1).unwrap();
+    let rules = puzzle.rules();
+    assert_ne!(rules.region_map(), Rules::new(Shape::NINE).region_map());
+    assert_eq!(rules.cages().map(|(_, cells)| cells.len()).sum::<usize>(), 81);
+    let rebuilt = Rules::jigsaw(&rules.region_map()).unwrap().with_cage_map(&rules.cage_map().unwrap()).unwrap();
+    assert_eq!(rebuilt, rules);
+    assert!(puzzle.is_unique());
 }

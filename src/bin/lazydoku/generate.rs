@@ -3,11 +3,20 @@
 
 use std::io::Write;
 
+use itertools::Itertools;
 use lazydoku::Board;
 use lazydoku::generate::Generator;
 use rayon::prelude::*;
 
 use crate::answer::Format;
+
+/// Which rules of its own each puzzle has, to be written beside it: a
+/// random region map, random cages.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras {
+    pub regions: bool,
+    pub cages: bool,
+}
 
 /// How many puzzles each thread makes between two writes: enough to keep
 /// the threads busy, few enough that output comes as it is made.
@@ -16,7 +25,14 @@ const PER_THREAD: u64 = 4;
 /// Writes `count` puzzles of `generator` (endlessly with `None`) to stdout,
 /// in stream order whatever `jobs` is, since a puzzle depends only on the
 /// seed and its position in the stream. Also returns once stdout is closed.
-pub fn run(generator: &Generator, count: Option<u64>, jobs: usize, format: Format) -> Result<bool, String> {
+/// `extras` says which of each puzzle's own rules are written with it.
+pub fn run(
+    generator: &Generator,
+    count: Option<u64>,
+    jobs: usize,
+    format: Format,
+    extras: Extras,
+) -> Result<bool, String> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
     let chunk = PER_THREAD * u64::try_from(jobs).unwrap_or(1);
@@ -30,14 +46,7 @@ pub fn run(generator: &Generator, count: Option<u64>, jobs: usize, format: Forma
             let Some(puzzle) = puzzle else {
                 return Err("these rules have no solution, so no puzzle".to_owned());
             };
-            let text = match format {
-                Format::Line => puzzle.as_str().to_owned(),
-                Format::Grid => format!("{puzzle:#}"),
-                Format::Json => {
-                    let clues = puzzle.cells().flatten().count();
-                    format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}}}", puzzle.as_str())
-                }
-            };
+            let text = render(&puzzle, index, format, extras);
             let written = writeln!(out, "{}", text.trim_end())
                 .and_then(|()| if format == Format::Grid { writeln!(out) } else { Ok(()) });
             // A closed pipe (`| head`) is the reader saying it has enough.
@@ -51,4 +60,36 @@ pub fn run(generator: &Generator, count: Option<u64>, jobs: usize, format: Forma
         start = end;
     }
     Ok(true)
+}
+
+/// The text of puzzle `index` in `format`, with the rules of its own that
+/// `extras` names: after the puzzle on its line (or below its grid) as the
+/// region map and the cage map with its sums, which `--regions` and
+/// `--cages` read back; in JSON as `regions` and `cages` members.
+fn render(puzzle: &Board, index: u64, format: Format, extras: Extras) -> String {
+    let rules = puzzle.rules();
+    let regions = extras.regions.then(|| rules.region_map());
+    let cages = if extras.cages { rules.cage_map() } else { None };
+    match format {
+        Format::Line => std::iter::once(puzzle.as_str().to_owned()).chain(regions).chain(cages).join(" "),
+        Format::Grid => {
+            let below = regions
+                .map(|map| format!("regions {map}\n"))
+                .into_iter()
+                .chain(cages.map(|map| format!("cages {map}\n")));
+            std::iter::once(format!("{puzzle:#}")).chain(below).collect()
+        }
+        Format::Json => {
+            let clues = puzzle.cells().flatten().count();
+            let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", puzzle.as_str());
+            let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
+            let cages = extras.cages.then(|| {
+                let cages = rules
+                    .cages()
+                    .map(|(sum, cells)| format!("{{\"sum\":{sum},\"cells\":[{}]}}", cells.iter().join(",")));
+                format!(",\"cages\":[{}]", cages.format(","))
+            });
+            std::iter::once(head).chain(regions).chain(cages).chain(std::iter::once("}".to_owned())).collect()
+        }
+    }
 }

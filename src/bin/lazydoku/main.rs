@@ -169,6 +169,14 @@ enum Command {
         /// with MIN-.
         #[arg(long, value_name = "MIN-MAX", value_parser = parse_range)]
         guesses: Option<RangeInclusive<usize>>,
+        /// Each puzzle on a random jigsaw map of its own, written after it (the map
+        /// `--regions` reads).
+        #[arg(long, conflicts_with = "regions")]
+        jigsaw: bool,
+        /// Killer puzzles: cages cut from each grid, written after the puzzle as a cage map
+        /// with its sums (what `--cages` reads); most puzzles keep no givens.
+        #[arg(long, conflicts_with = "cages")]
+        killer: bool,
         /// How to write puzzles.
         #[arg(long, value_enum, default_value_t = Format::Line)]
         format: Format,
@@ -243,9 +251,9 @@ struct PuzzleArgs {
     /// (on 9x9, rows and columns 2-4 and 6-8).
     #[arg(long)]
     windoku: bool,
-    /// Killer cages from FILE: a cage map (one label per cell, `.` for none),
-    /// then `label=sum` for each cage; or JSON, `[{"sum": 3, "cells": [0, 1]}, ...]`.
-    #[arg(long, value_name = "FILE")]
+    /// Killer cages: a cage map (one label per cell, `.` for none), then `label=sum` for
+    /// each cage; or JSON, `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
+    #[arg(long, value_name = "MAP|FILE")]
     cages: Option<String>,
 }
 
@@ -280,7 +288,14 @@ impl PuzzleArgs {
             rules = rules.with_windows();
         }
         if let Some(file) = &self.cages {
-            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            // Inline cages have sums (`a=3`) or are JSON; anything else names a file.
+            let inline =
+                !Path::new(file).is_file() && (file.contains('=') || file.trim_start().starts_with(['[', '{']));
+            let text = if inline {
+                file.clone()
+            } else {
+                std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+            };
             let json = text.trim_start().starts_with(['[', '{']);
             let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
             rules = cages.map_err(|e| format!("{file}: {e}"))?;
@@ -361,7 +376,19 @@ fn main() -> ExitCode {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
         }
         Some(Command::Bench { files, rounds }) => bench::run(&files, rounds),
-        Some(Command::Generate { count, seed, symmetry, clues, difficulty, guesses, format, jobs, puzzle }) => {
+        Some(Command::Generate {
+            count,
+            seed,
+            symmetry,
+            clues,
+            difficulty,
+            guesses,
+            jigsaw,
+            killer,
+            format,
+            jobs,
+            puzzle,
+        }) => {
             let mut generator = match generator_for(&puzzle) {
                 Ok(generator) => generator.seed(seed).symmetry(symmetry),
                 Err(message) => {
@@ -378,8 +405,15 @@ fn main() -> ExitCode {
             if let Some(range) = guesses {
                 generator = generator.guesses(range);
             }
+            if jigsaw {
+                generator = generator.jigsaw();
+            }
+            if killer {
+                generator = generator.killer();
+            }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-            generate::run(&generator, count, threads(jobs, false), format)
+            let extras = generate::Extras { regions: jigsaw, cages: killer };
+            generate::run(&generator, count, threads(jobs, false), format, extras)
         }
     };
     match result {
