@@ -240,6 +240,20 @@ impl Board {
         self.engine.put(cell, bit);
     }
 
+    /// This board, empty, with `digits` (one per cell, 0 for none) placed
+    /// without checks: digits of one solution of its rules, which cannot
+    /// clash. A 9x9 board is built in one pass over its bands.
+    pub(crate) fn with_solution_digits(&self, digits: &[u8]) -> Board {
+        if let (Engines::Nine(_), Ok(digits)) = (&self.engine, <&[u8; 81]>::try_from(digits)) {
+            return Board { engine: Engines::Nine(Nine::from_consistent_digits(digits)) };
+        }
+        let mut board = self.clone();
+        for (cell, &digit) in digits.iter().enumerate().filter(|&(_, &digit)| digit != 0) {
+            board.put_given(cell, 1 << (digit - 1));
+        }
+        board
+    }
+
     /// Places `digit` at `cell` in place; the checks of [`Board::place`].
     pub(crate) fn put(&mut self, cell: usize, digit: u8) -> Result<(), Conflict> {
         // A handle of its own on the rules, to read them while the cells change.
@@ -532,14 +546,14 @@ impl Board {
     }
 
     /// This board with `digit` no longer a candidate of `cell`, propagated,
-    /// or `None` when that is a contradiction (or when this is a 9x9 board,
-    /// whose engine keeps no such exclusions).
+    /// or `None` when that is a contradiction.
     pub(crate) fn excluding(&self, cell: usize, digit: u8) -> Option<Board> {
         let mut board = self.clone();
-        match &mut board.engine {
-            Engines::General(e) => e.exclude(cell, 1 << (digit - 1)).ok().map(|()| board),
-            Engines::Nine(_) => None,
-        }
+        let excluded = match &mut board.engine {
+            Engines::General(e) => e.exclude(cell, 1 << (digit - 1)),
+            Engines::Nine(e) => e.exclude(cell, 1 << (digit - 1)),
+        };
+        excluded.ok().map(|()| board)
     }
 
     /// A propagated copy to branch from, or `None` when the board is

@@ -283,6 +283,55 @@ impl Nine {
         Residual::new(candidates, peers, count)
     }
 
+    /// A board holding `digits[cell]` (1 to 9, or 0 for an empty cell),
+    /// built in one pass over the bands rather than a digit at a time. The
+    /// digits must agree with one another, as a solution's do: each band's
+    /// candidates are its cells minus the filled ones and the rows, boxes
+    /// and columns of its digit's cells, with those cells given back, which
+    /// is what placing them one by one leaves when no two clash.
+    pub(crate) fn from_consistent_digits(digits: &[u8; 81]) -> Nine {
+        let mut nine = Nine::empty();
+        let mut filled = [0u32; 3];
+        let mut held = [0u32; 27];
+        let mut peers = [0u32; 27];
+        let mut columns = [0u32; 9];
+        for (cell, &digit) in digits.iter().enumerate() {
+            if digit == 0 {
+                continue;
+            }
+            let (b, p, d) = (cell / 27, cell % 27, usize::from(digit - 1));
+            nine.text[cell] = SYMBOLS[d + 1];
+            filled[b] |= 1 << p;
+            held[3 * d + b] |= 1 << p;
+            peers[3 * d + b] |= BAND_PEERS[p];
+            columns[d] |= COLUMN[p % 9];
+        }
+        for (i, cand) in nine.cand.iter_mut().enumerate() {
+            let (d, b) = (i / 3, i % 3);
+            *cand = (BAND & !filled[b] & !peers[i] & !columns[d]) | held[i];
+        }
+        for (unsolved, &filled) in nine.unsolved.iter_mut().zip(&filled) {
+            *unsolved = BAND & !filled;
+        }
+        nine
+    }
+
+    /// Removes the digit of `bit` from the candidates of the empty `cell`,
+    /// then propagates to a fixed point. The bands keep the exclusion, as
+    /// they keep every candidate removed.
+    pub(crate) fn exclude(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
+        let (b, p, d) = (cell / 27, cell % 27, bit.trailing_zeros() as usize);
+        if self.text[cell] != EMPTY {
+            return if self.text[cell] == SYMBOLS[d + 1] { Err(Contradiction) } else { Ok(()) };
+        }
+        let i = 3 * d + b;
+        self.cand[i] &= !(1 << p);
+        let pending = if self.settled { 0 } else { ALL_PAIRS };
+        self.propagate(pending | 1 << i)?;
+        self.settle_here();
+        Ok(())
+    }
+
     /// Gives position `p` of band `b` to digit `d` within the band: the other
     /// digits lose the cell, and `d` loses the cell's row and box peers.
     fn claim(&mut self, b: usize, p: usize, d: usize) {
@@ -777,6 +826,29 @@ mod tests {
                     (0..27).filter(|&o| (o / 9 == row || o % 9 / 3 == col / 3) && unsolved & (1 << o) != 0).count();
                 assert_eq!(open_at(open, p) as usize, expected, "position {p}, unsolved {unsolved:#x}");
             }
+        }
+    }
+
+    /// Building a board from consistent digits in one pass leaves the same
+    /// bands as placing the digits one at a time, for subsets of grids.
+    #[test]
+    fn digits_at_once_match_digits_one_by_one() {
+        let grid = b"417369825632158947958724316825437169791586432346912758289643571573291684164875293";
+        let mut noise = 0x1234_5678_u32;
+        for _ in 0..500 {
+            let mut digits = [0u8; 81];
+            let mut one_by_one = Nine::empty();
+            for (cell, &byte) in grid.iter().enumerate() {
+                if next_noise(&mut noise) % 3 != 0 {
+                    digits[cell] = byte - b'0';
+                    one_by_one.put(cell, 1 << (byte - b'1'));
+                }
+            }
+            let at_once = Nine::from_consistent_digits(&digits);
+            assert_eq!(at_once.text, one_by_one.text);
+            assert_eq!(at_once.cand, one_by_one.cand);
+            assert_eq!(at_once.unsolved, one_by_one.unsolved);
+            assert_eq!(at_once.settled, one_by_one.settled);
         }
     }
 }

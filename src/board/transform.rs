@@ -71,17 +71,18 @@ impl Board {
         } else {
             ((0..side).collect(), (0..side).collect(), false)
         };
-        let mut board = Board::empty_with(&rules);
+        let mut digits = vec![0u8; side * side];
         for (row, &from_row) in rows.iter().enumerate() {
             for (col, &from_col) in columns.iter().enumerate() {
                 let (r, c) = if transpose { (from_col, from_row) } else { (from_row, from_col) };
                 let digit = source[r * side + c];
                 if digit != 0 {
-                    board.put_given(row * side + col, 1 << (labels[usize::from(digit) - 1] - 1));
+                    digits[row * side + col] = labels[usize::from(digit) - 1];
                 }
             }
         }
-        board
+        // A symmetry of the rules keeps digits that did not clash apart.
+        Board::empty_with(&rules).with_solution_digits(&digits)
     }
 
     /// The canonical form of this board: of every board equivalent to it
