@@ -1,4 +1,4 @@
-//! lazydoku against the `sudoku` crate (a JCZSolve port), side by side.
+//! lazydoku against the `sudoku` crate (a JCZSolve port) and tdoku, side by side.
 //!
 //! For each dataset: load and parse every puzzle once, then time
 //! "find a solution and prove it unique" (count up to 2) for both solvers,
@@ -6,7 +6,14 @@
 //! compared between the two. The table follows tdoku's: microseconds per
 //! puzzle, the ratio, guesses per puzzle and the share solved without a guess.
 //!
-//! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [DATASET...]`
+//! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [--permute SEED] [DATASET...]`
+//!
+//! tdoku joins the comparison when its sources are at hand: the build
+//! script compiles them from `TDOKU_SRC` (by default `../shared/peers/tdoku`
+//! beside the repository) with `-O3 -march=native`, into this harness
+//! only. Without them it says so and skips tdoku. `--permute SEED` moves
+//! each puzzle by a random symmetry of the grid first, the same for every
+//! solver, as tdoku's own benchmark does.
 //!
 //! Besides datasets, the names `million.txt` (enumeration), `queens` (a walk
 //! against `pathfinding`), `pentominoes` (exact cover against
@@ -25,6 +32,65 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use lazydoku::{Board, search};
+
+/// tdoku, compiled from `TDOKU_SRC` by the build script when its sources
+/// are there (`cfg(tdoku)`); a peer to measure against, called through its
+/// C entry point.
+#[cfg(tdoku)]
+mod tdoku {
+    use std::ffi::c_char;
+
+    unsafe extern "C" {
+        fn TdokuSolverDpllTriadSimd(
+            input: *const c_char,
+            limit: usize,
+            configuration: u32,
+            solution: *mut c_char,
+            num_guesses: *mut usize,
+        ) -> usize;
+    }
+
+    /// A puzzle as tdoku reads it: 81 bytes, `.` for empty, then a NUL.
+    pub struct Puzzle([u8; 82]);
+
+    impl Puzzle {
+        pub fn new(line: &str) -> Puzzle {
+            let mut bytes = [0u8; 82];
+            for (byte, cell) in bytes.iter_mut().zip(line.bytes()) {
+                *byte = if cell.is_ascii_digit() && cell != b'0' { cell } else { b'.' };
+            }
+            Puzzle(bytes)
+        }
+
+        /// The solutions up to `limit`, and tdoku's guesses on the way.
+        pub fn count(&self, limit: usize) -> (usize, usize) {
+            let mut solution = [0u8; 82];
+            let mut guesses = 0usize;
+            // SAFETY: the input is 81 cells and a NUL, as tdoku reads it;
+            // with a limit above 1 tdoku writes no solution, and the buffer
+            // has room for one anyway; `guesses` is a valid place to write.
+            let count = unsafe {
+                TdokuSolverDpllTriadSimd(
+                    self.0.as_ptr().cast(),
+                    limit,
+                    0,
+                    solution.as_mut_ptr().cast(),
+                    &raw mut guesses,
+                )
+            };
+            (count, guesses)
+        }
+    }
+}
+
+/// Says once, at the top, whether tdoku takes part and how it was built.
+fn tdoku_note() {
+    if cfg!(tdoku) {
+        println!("tdoku: from {}, built with {} -O3 -march=native", env!("TDOKU_FOLDER"), env!("TDOKU_COMPILER"));
+    } else {
+        println!("tdoku: no sources at {} (set TDOKU_SRC to tdoku's folder): skipped", env!("TDOKU_FOLDER"));
+    }
+}
 
 const DATASETS: &[&str] = &[
     "puzzles2_17_clue",
@@ -81,6 +147,8 @@ fn enumeration(rounds: usize) {
     let ours: Board = line.parse().expect("lazydoku parses");
     let theirs = sudoku::Sudoku::from_str_line(line).expect("sudoku parses");
     let (mut best_count, mut best_yield, mut best_theirs) = (Duration::MAX, Duration::MAX, Duration::MAX);
+    #[cfg_attr(not(tdoku), expect(unused_mut, reason = "set only with tdoku"))]
+    let mut best_tdoku = Duration::MAX;
     for _ in 0..rounds {
         let (n, t) = time(|| ours.count_solutions(usize::MAX));
         assert_eq!(n, 1_039_784, "lazydoku's count");
@@ -92,6 +160,13 @@ fn enumeration(rounds: usize) {
         let (n, t) = time(|| theirs.solutions_count_up_to(usize::MAX));
         assert_eq!(n, 1_039_784, "sudoku's count");
         best_theirs = best_theirs.min(t);
+        #[cfg(tdoku)]
+        {
+            let puzzle = tdoku::Puzzle::new(line);
+            let (n, t) = time(|| puzzle.count(usize::MAX).0);
+            assert_eq!(n, 1_039_784, "tdoku's count");
+            best_tdoku = best_tdoku.min(t);
+        }
     }
     let rate = |t: Duration| 1_039_784.0 / t.as_secs_f64() / 1e6;
     println!(
@@ -104,6 +179,14 @@ fn enumeration(rounds: usize) {
         rate(best_yield),
         rate(best_yield) / rate(best_theirs)
     );
+    if best_tdoku < Duration::MAX {
+        println!(
+            "  tdoku counting {:.2} M/s: lazydoku's count at {:.2}x its rate, solutions() at {:.2}x",
+            rate(best_tdoku),
+            rate(best_count) / rate(best_tdoku),
+            rate(best_yield) / rate(best_tdoku)
+        );
+    }
 }
 
 /// The N-queens tree: a node lists the column of the queen in each row so far.
@@ -316,7 +399,10 @@ fn logic() {
                 .count()
         });
         let (solved_theirs, t_theirs) = time(|| {
-            theirs.iter().filter(|s| sudoku::strategy::StrategySolver::from_sudoku(**s).solve(STRATEGIES).is_ok()).count()
+            theirs
+                .iter()
+                .filter(|s| sudoku::strategy::StrategySolver::from_sudoku(**s).solve(STRATEGIES).is_ok())
+                .count()
         });
         let n = lines.len() as f64;
         println!(
@@ -371,6 +457,11 @@ fn main() {
         rounds = args.get(i + 1).and_then(|n| n.parse().ok()).expect("--rounds N");
         args.drain(i..=i + 1);
     }
+    let mut permute = None;
+    if let Some(i) = args.iter().position(|a| a == "--permute") {
+        permute = Some(args.get(i + 1).and_then(|n| n.parse::<u64>().ok()).expect("--permute SEED"));
+        args.drain(i..=i + 1);
+    }
     if args.first().is_some_and(|a| a == "--sizes") {
         sizes(&args[1..], rounds);
         return;
@@ -385,25 +476,47 @@ fn main() {
     args.retain(|a| !["million.txt", "queens", "pentominoes", "generate", "logic", "canon"].contains(&a.as_str()));
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
+    tdoku_note();
     if !names.is_empty() {
-        println!(
+        if let Some(seed) = permute {
+            println!(
+                "each puzzle moved by a random symmetry of the grid (Board::transformed, seed {seed} plus its line)"
+            );
+        }
+        print!(
             "{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}",
             "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess"
         );
+        if cfg!(tdoku) {
+            print!(" {:>10} {:>9} {:>10}", "tdoku µs", "ratio", "guesses");
+        }
+        println!();
     }
     for name in names {
-        let lines = load(name);
+        let mut lines = load(name);
+        if let Some(seed) = permute {
+            for (i, line) in lines.iter_mut().enumerate() {
+                let board: Board = line.parse().expect("lazydoku parses");
+                *line = board.transformed(seed.wrapping_add(i as u64)).as_str().to_owned();
+            }
+        }
         let ours: Vec<Board> = lines.iter().map(|l| l.parse().expect("lazydoku parses")).collect();
         let theirs: Vec<sudoku::Sudoku> =
             lines.iter().map(|l| sudoku::Sudoku::from_str_line(l).expect("sudoku parses")).collect();
+        #[cfg(tdoku)]
+        let tdoku_puzzles: Vec<tdoku::Puzzle> = lines.iter().map(|l| tdoku::Puzzle::new(l)).collect();
 
         // Agreement first, untimed: every count, puzzle by puzzle.
         for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
             let (x, y) = (a.count_solutions(2), b.solutions_count_up_to(2));
             assert_eq!(x, y, "{name} #{i}: lazydoku counts {x}, sudoku counts {y}");
+            #[cfg(tdoku)]
+            assert_eq!(x, tdoku_puzzles[i].count(2).0, "{name} #{i}: lazydoku and tdoku count differently");
         }
 
         let (mut best_ours, mut best_theirs) = (Duration::MAX, Duration::MAX);
+        #[cfg_attr(not(tdoku), expect(unused_mut, reason = "set only with tdoku"))]
+        let mut best_tdoku = Duration::MAX;
         for _ in 0..rounds {
             let (sum, t) = time(|| ours.iter().map(|b| b.count_solutions(2)).sum::<usize>());
             std::hint::black_box(sum);
@@ -411,13 +524,19 @@ fn main() {
             let (sum, t) = time(|| theirs.iter().map(|s| s.solutions_count_up_to(2)).sum::<usize>());
             std::hint::black_box(sum);
             best_theirs = best_theirs.min(t);
+            #[cfg(tdoku)]
+            {
+                let (sum, t) = time(|| tdoku_puzzles.iter().map(|p| p.count(2).0).sum::<usize>());
+                std::hint::black_box(sum);
+                best_tdoku = best_tdoku.min(t);
+            }
         }
         let n = lines.len() as f64;
         let (us_ours, us_theirs) = (best_ours.as_secs_f64() * 1e6 / n, best_theirs.as_secs_f64() * 1e6 / n);
         let counts: Vec<u64> = ours.iter().map(guesses).collect();
         let no_guess = counts.iter().filter(|&&g| g == 0).count() as f64 / n * 100.0;
         let per_puzzle = counts.iter().sum::<u64>() as f64 / n;
-        println!(
+        print!(
             "{:<34} {:>8} {:>12.2} {:>12.2} {:>7.2} {:>10.1} {:>8.1}%",
             name,
             lines.len(),
@@ -427,6 +546,14 @@ fn main() {
             per_puzzle,
             no_guess
         );
+        #[cfg(tdoku)]
+        {
+            let us_tdoku = best_tdoku.as_secs_f64() * 1e6 / n;
+            let tdoku_guesses = tdoku_puzzles.iter().map(|p| p.count(2).1).sum::<usize>() as f64 / n;
+            print!(" {:>10.2} {:>9.2} {:>10.1}", us_tdoku, us_ours / us_tdoku, tdoku_guesses);
+        }
+        std::hint::black_box(best_tdoku);
+        println!();
     }
     if enumerate {
         enumeration(rounds);
