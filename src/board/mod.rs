@@ -241,8 +241,9 @@ impl Board {
     }
 
     /// This board, empty, with `digits` (one per cell, 0 for none) placed
-    /// without checks: digits of one solution of its rules, which cannot
-    /// clash. A 9x9 board is built in one pass over its bands.
+    /// without checks: digits that do not clash, such as those of one
+    /// solution of its rules. A 9x9 board is built in one pass over its
+    /// bands.
     pub(crate) fn with_solution_digits(&self, digits: &[u8]) -> Board {
         if let (Engines::Nine(_), Ok(digits)) = (&self.engine, <&[u8; 81]>::try_from(digits)) {
             return Board { engine: Engines::Nine(Nine::from_consistent_digits(digits)) };

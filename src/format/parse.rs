@@ -156,9 +156,9 @@ impl Parser {
         if self.hex || self.diagonals || self.shape.is_some_and(|s| s != Shape::NINE) || text.len() != 81 {
             return None;
         }
-        let mut board = Board::empty(Shape::NINE);
+        let mut digits = [0u8; 81];
         let mut used = [0u16; 27];
-        for (cell, byte) in text.bytes().enumerate() {
+        for ((cell, byte), slot) in text.bytes().enumerate().zip(&mut digits) {
             let digit = match byte {
                 b'.' | b'0' | b'_' => continue,
                 b'1'..=b'9' => byte - b'0',
@@ -173,9 +173,11 @@ impl Parser {
             for r in regions {
                 used[r] |= bit;
             }
-            board.put_given(cell, u32::from(bit));
+            *slot = digit;
         }
-        Some(board)
+        // No two givens clash (checked above), so the band masks can be
+        // built at once.
+        Some(Board::empty(Shape::NINE).with_solution_digits(&digits))
     }
 
     fn scan(self, text: &str) -> Result<Scan, ParseError> {

@@ -221,7 +221,12 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
             status: Status::Found,
             text: render(settings, puzzle.layout.as_ref(), &solution),
             word: "solved",
-            fields: vec![("solution", quote(settings, &solution))],
+            // Built for JSON only: a string per puzzle otherwise thrown away.
+            fields: if settings.format == Some(Format::Json) {
+                vec![("solution", quote(settings, &solution))]
+            } else {
+                Vec::new()
+            },
             key: None,
         },
         None => Answer {
