@@ -9,6 +9,10 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(tdoku)");
     println!("cargo::rerun-if-env-changed=TDOKU_SRC");
+    // `native` by default; another target (`x86-64-v3`, say) for a binary
+    // carried to another machine.
+    println!("cargo::rerun-if-env-changed=TDOKU_MARCH");
+    let march = std::env::var("TDOKU_MARCH").unwrap_or_else(|_| "native".to_owned());
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let folder =
         std::env::var_os("TDOKU_SRC").map_or_else(|| manifest.join("../../../shared/peers/tdoku"), PathBuf::from);
@@ -32,9 +36,9 @@ fn main() {
         .include(&folder)
         .flag("-std=c++14")
         .flag("-O3")
-        .flag("-march=native")
+        .flag(format!("-march={march}"))
         .warnings(false)
         .compile("tdoku");
-    println!("cargo::rustc-env=TDOKU_COMPILER={compiler}");
+    println!("cargo::rustc-env=TDOKU_COMPILER={compiler} -march={march}");
     println!("cargo::rustc-cfg=tdoku");
 }

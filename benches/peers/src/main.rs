@@ -25,6 +25,9 @@
 //! lazydoku step is checked against the solution. `canon` compares
 //! canonical forms (`Board::canonical` against `Sudoku::canonicalized`).
 //!
+//! With `--solve-rate FILE...` it times the library parsing and solving
+//! each line on one thread: the rate `lazydoku solve --jobs 1` is held to.
+//!
 //! With `--sizes FILE...` it times lazydoku alone on boards of any size, one
 //! row per puzzle, for `benches/peers/sizes.sh` to compare with CP-SAT.
 
@@ -86,7 +89,7 @@ mod tdoku {
 /// Says once, at the top, whether tdoku takes part and how it was built.
 fn tdoku_note() {
     if cfg!(tdoku) {
-        println!("tdoku: from {}, built with {} -O3 -march=native", env!("TDOKU_FOLDER"), env!("TDOKU_COMPILER"));
+        println!("tdoku: from {}, built with {} -O3", env!("TDOKU_FOLDER"), env!("TDOKU_COMPILER"));
     } else {
         println!("tdoku: no sources at {} (set TDOKU_SRC to tdoku's folder): skipped", env!("TDOKU_FOLDER"));
     }
@@ -185,6 +188,33 @@ fn enumeration(rounds: usize) {
             rate(best_tdoku),
             rate(best_count) / rate(best_tdoku),
             rate(best_yield) / rate(best_tdoku)
+        );
+    }
+}
+
+/// The library's own rate on the lines of each file, one thread, for the
+/// command line's `solve` to be compared with: each line parsed, solved,
+/// and its solution's text taken, as a program using the library would.
+fn solve_rate(files: &[String], rounds: usize) {
+    for file in files {
+        let text = std::fs::read_to_string(file).expect("file readable");
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        let mut best = Duration::MAX;
+        for _ in 0..rounds {
+            let (bytes, t) = time(|| {
+                lines
+                    .iter()
+                    .map(|l| l.parse::<Board>().ok().and_then(|b| b.solve()).map_or(0, |s| s.as_str().len()))
+                    .sum::<usize>()
+            });
+            std::hint::black_box(bytes);
+            best = best.min(t);
+        }
+        println!(
+            "{file}: {} lines parsed and solved on one thread in {:.2} s ({:.0} lines/s)",
+            lines.len(),
+            best.as_secs_f64(),
+            lines.len() as f64 / best.as_secs_f64()
         );
     }
 }
@@ -461,6 +491,10 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--permute") {
         permute = Some(args.get(i + 1).and_then(|n| n.parse::<u64>().ok()).expect("--permute SEED"));
         args.drain(i..=i + 1);
+    }
+    if args.first().is_some_and(|a| a == "--solve-rate") {
+        solve_rate(&args[1..], rounds);
+        return;
     }
     if args.first().is_some_and(|a| a == "--sizes") {
         sizes(&args[1..], rounds);
