@@ -12,7 +12,8 @@
 set -euo pipefail
 lazydoku="$1"; peers="$2"
 lscpu | grep -E "Model name|^CPU\(s\)" || true
-for _ in $(seq 21); do grep -v '^#' data/puzzles2_17_clue; done | head -1000000 > /tmp/m17.txt
+for _ in $(seq 21); do grep -v '^#' data/puzzles2_17_clue; done > /tmp/m17-all.txt
+head -n 1000000 /tmp/m17-all.txt > /tmp/m17.txt
 TIMEFORMAT='%R'
 for round in 1 2; do
   for jobs in 1 2 4 8 16; do

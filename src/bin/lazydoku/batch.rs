@@ -21,6 +21,10 @@ use crate::input::{Mode, Record, Records, Source};
 /// memory stays small.
 const CHUNK: usize = 16_384;
 
+/// Records answered together into one output string, so that the writer
+/// frees one string per block rather than one per record.
+const BLOCK: usize = 128;
+
 /// `all` hands its solutions to the writer in batches of about this many
 /// bytes...
 const STREAM_BYTES: usize = 1 << 16;
@@ -47,6 +51,22 @@ impl Summary {
     pub fn all_found(&self) -> bool {
         self.total() == self.found
     }
+
+    fn count(&mut self, status: Status) {
+        match status {
+            Status::Found => self.found += 1,
+            Status::NoSolution => self.no_solution += 1,
+            Status::Invalid => self.invalid += 1,
+            Status::Stopped => self.stopped += 1,
+        }
+    }
+
+    fn add(&mut self, other: &Summary) {
+        self.found += other.found;
+        self.no_solution += other.no_solution;
+        self.invalid += other.invalid;
+        self.stopped += other.stopped;
+    }
 }
 
 enum Message {
@@ -54,7 +74,35 @@ enum Message {
     Failed(String),
 }
 
+/// The answers of consecutive records, joined: their output, line after
+/// line, how they went, and what to report on stderr, in order.
+#[derive(Default)]
+struct Block {
+    text: String,
+    summary: Summary,
+    problems: Vec<Problem>,
+}
+
+impl Block {
+    fn add(&mut self, outcome: Outcome) {
+        if let Some(status) = outcome.status {
+            self.summary.count(status);
+        }
+        if let Some(out) = outcome.out {
+            self.text.push_str(&out);
+            self.text.push('\n');
+        }
+        self.problems.extend(outcome.problem);
+    }
+}
+
 enum Solved {
+    /// A chunk's answers in blocks.
+    Blocks {
+        source: usize,
+        blocks: Vec<Block>,
+        bytes: u64,
+    },
     Chunk {
         source: usize,
         outcomes: Vec<Outcome>,
@@ -92,10 +140,34 @@ impl Batch {
         // `canon --unique`: the canonical forms written so far.
         let mut seen = std::collections::HashSet::new();
         let unique = matches!(self.settings.task, Task::Answer(Question::Canon { unique: true }));
+        // Questions answered a block at a time (not `canon --unique`,
+        // whose duplicates are dropped here, one record at a time).
+        let blocked = match self.settings.task {
+            Task::Answer(question) if !unique => Some(question),
+            _ => None,
+        };
         for message in solving {
-            let solved = match message {
-                Message::Failed(e) => Solved::Failed(e),
-                Message::Chunk { source, records, bytes } => {
+            let solved = match (message, blocked) {
+                (Message::Failed(e), _) => Solved::Failed(e),
+                (Message::Chunk { source, records, bytes }, Some(question)) => {
+                    let origin = Origin { file: files[source].as_deref() };
+                    // Answered and joined in the workers: the writer only
+                    // moves the bytes.
+                    let block = |records: &[Record]| {
+                        let mut block = Block::default();
+                        for record in records {
+                            block.add(answer(&self.settings, question, record, origin));
+                        }
+                        block
+                    };
+                    let blocks: Vec<Block> = if self.jobs == 1 {
+                        records.chunks(BLOCK).map(block).collect()
+                    } else {
+                        pool.install(|| records.par_chunks(BLOCK).map(block).collect())
+                    };
+                    Solved::Blocks { source, blocks, bytes }
+                }
+                (Message::Chunk { source, records, bytes }, None) => {
                     let origin = Origin { file: files[source].as_deref() };
                     let outcomes = match self.settings.task {
                         Task::All(limit) => match self.stream_all(source, &records, origin, limit, &to_write) {
@@ -296,14 +368,28 @@ fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&Pro
                 continue;
             }
             Solved::Chunk { source, outcomes, bytes } => (source, outcomes, bytes),
+            Solved::Blocks { source, blocks, bytes } => {
+                for block in blocks {
+                    summary.add(&block.summary);
+                    if !written(out.write_all(block.text.as_bytes()))? {
+                        return Ok(summary);
+                    }
+                    for problem in &block.problems {
+                        match progress {
+                            Some(bar) => bar.suspend(|| report(&names[source], problem)),
+                            None => report(&names[source], problem),
+                        }
+                    }
+                }
+                if let Some(bar) = progress {
+                    bar.inc(bytes);
+                }
+                continue;
+            }
         };
         for outcome in &outcomes {
-            match outcome.status {
-                Some(Status::Found) => summary.found += 1,
-                Some(Status::NoSolution) => summary.no_solution += 1,
-                Some(Status::Invalid) => summary.invalid += 1,
-                Some(Status::Stopped) => summary.stopped += 1,
-                None => {}
+            if let Some(status) = outcome.status {
+                summary.count(status);
             }
             if let Some(text) = &outcome.out {
                 if !written(writeln!(out, "{text}"))? {
