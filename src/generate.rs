@@ -289,9 +289,9 @@ impl Generator {
 
     /// Each puzzle on a random jigsaw map of its own, in place of the
     /// rules' boxes (or regions): connected regions as large as the side,
-    /// grown from the boxes by random swaps. The rules' diagonals, windows,
-    /// extra regions and cages stay. Each puzzle's [`Board::rules`] hold
-    /// its map, and [`Rules::region_map`] writes it.
+    /// grown from the boxes by random trades of cells. The rules'
+    /// diagonals, windows, extra regions and cages stay. Each puzzle's
+    /// [`Board::rules`] hold its map, and [`Rules::region_map`] writes it.
     ///
     /// Maps with no full grid are dropped for others. Minimal puzzles come
     /// in milliseconds up to 9x9; on 16x16 maps proving uniqueness near the
