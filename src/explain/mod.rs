@@ -49,7 +49,7 @@ use std::iter::FusedIterator;
 use crate::board::Board;
 use grid::Grid;
 
-pub(crate) use rating::guesses;
+pub use rating::guesses;
 pub use rating::{Level, Rating, UnknownLevel};
 pub use step::{Step, Technique};
 

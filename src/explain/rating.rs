@@ -172,8 +172,20 @@ impl Rating {
 }
 
 /// The guesses of the fixed search of [`Rating::guesses`], and the
-/// solutions it found (up to 2).
-pub(crate) fn guesses(board: &Board) -> (usize, usize) {
+/// solutions it found (up to 2): the search-effort measure alone, without
+/// the logical steps that [`Board::rate`] also follows.
+///
+/// ```
+/// use lazydoku::Board;
+///
+/// let board: Board = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".parse()?;
+/// let (guesses, solutions) = lazydoku::explain::guesses(&board);
+/// assert_eq!(guesses, board.rate().guesses());
+/// assert_eq!(solutions, 1);
+/// # Ok::<(), lazydoku::ParseError>(())
+/// ```
+#[must_use]
+pub fn guesses(board: &Board) -> (usize, usize) {
     let mut guesses = 0;
     let solutions = search::dfs(board.clone(), |b: &Board| {
         let children = b.children();

@@ -118,23 +118,12 @@ fn load(name: &str) -> Vec<String> {
 }
 
 /// Guesses made by the depth-first search of `solutions()` up to the second
-/// solution: children built at a branch cell with two or more candidates.
-/// (`count_solutions` builds fewer, counting the last cells directly.)
-/// The same measure as `Board::rate().guesses()`.
+/// solution (`lazydoku::explain::guesses`, the measure of
+/// `Board::rate().guesses()`), checked against the count.
 fn guesses(board: &Board) -> u64 {
-    let mut guesses = 0u64;
-    let count = search::dfs(board.clone(), |b: &Board| {
-        let children = b.children();
-        if children.remaining().len() > 1 {
-            guesses += children.remaining().len() as u64;
-        }
-        children
-    })
-    .filter(Board::is_complete)
-    .take(2)
-    .count();
-    assert_eq!(count, board.count_solutions(2));
-    guesses
+    let (guesses, solutions) = lazydoku::explain::guesses(board);
+    assert_eq!(solutions, board.count_solutions(2));
+    guesses as u64
 }
 
 fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
+use lazydoku::Board;
 use lazydoku::format::Parser;
-use lazydoku::{Board, search};
 
 use crate::input::{Mode, Record, Records, Source};
 
@@ -58,7 +58,7 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
             unique = boards.iter().filter(|b| b.count_solutions(2) == 1).count();
             best = best.min(start.elapsed().as_secs_f64());
         }
-        let guesses: Vec<usize> = boards.iter().map(guesses).collect();
+        let guesses: Vec<usize> = boards.iter().map(|board| lazydoku::explain::guesses(board).0).collect();
         #[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
         let (n, total_guesses) = (boards.len().max(1) as f64, guesses.iter().sum::<usize>() as f64);
         #[expect(clippy::cast_precision_loss, reason = "counts far below 2^52")]
@@ -83,22 +83,4 @@ pub fn run(files: &[String], rounds: usize) -> Result<bool, String> {
 /// gone, an error when the output cannot be written.
 fn write_line(out: &mut impl Write, line: &str) -> Result<bool, String> {
     crate::batch::written(writeln!(out, "{line}").and_then(|()| out.flush()))
-}
-
-/// Children built at a branch with two or more candidates by the depth-first
-/// search of `solutions()` up to the second solution (`count_solutions`,
-/// which is what is timed, builds fewer: it counts the last cells directly).
-fn guesses(board: &Board) -> usize {
-    let mut guesses = 0;
-    search::dfs(board.clone(), |b: &Board| {
-        let children = b.children();
-        if children.remaining().len() > 1 {
-            guesses += children.remaining().len();
-        }
-        children
-    })
-    .filter(Board::is_complete)
-    .take(2)
-    .count();
-    guesses
 }
