@@ -359,6 +359,29 @@ fn works_as_the_per_record_step_of_gnu_parallel() {
     assert_eq!(stdout(&piped).lines().count(), 95);
 }
 
+/// The per-record step of Spark's `RDD.pipe` in local mode: each partition's
+/// lines go through one lazydoku process, and the answers come back in order.
+/// Needs Java and pyspark; `.ci/run` installs both when it can.
+#[test]
+fn works_as_the_per_record_step_of_spark_rdd_pipe() {
+    let has_java = Command::new("java").arg("-version").output().is_ok_and(|o| o.status.success());
+    let has_pyspark = Command::new("python3").args(["-c", "import pyspark"]).output().is_ok_and(|o| o.status.success());
+    if !(has_java && has_pyspark) {
+        // .ci/run sets this when it installed both, so a broken lookup cannot pass silently there.
+        assert!(std::env::var_os("LAZYDOKU_REQUIRE_SPARK").is_none(), "Java and pyspark should be here");
+        eprintln!("skipped: Spark's RDD.pipe test needs Java ({has_java}) and pyspark ({has_pyspark})");
+        return;
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/norvig_top95.txt");
+    let data = std::fs::read_to_string(path).unwrap();
+    let direct = run(&["solve", "-q", "-"], &data);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spark/pipe.py");
+    let piped = Command::new("python3").args([script, env!("CARGO_BIN_EXE_lazydoku"), path, "7"]).output().unwrap();
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert_eq!(stdout(&piped), stdout(&direct));
+    assert_eq!(stdout(&piped).lines().count(), 95);
+}
+
 #[test]
 fn regions_windoku_and_cages_come_from_the_command_line() {
     // Jigsaw: the map inline; 24 solutions of the empty board, found by brute force.
