@@ -146,7 +146,7 @@ impl Board {
     }
 
     /// The units and peers of this board's rules.
-    fn geometry(&self) -> &Geometry {
+    pub(crate) fn geometry(&self) -> &Geometry {
         match &self.engine {
             Engines::Nine(_) => Shape::NINE.geometry(),
             Engines::General(general) => general.geometry(),

@@ -96,7 +96,8 @@ impl Rules {
     /// A jigsaw board of the size that `labels` implies: rows, columns, and
     /// the labelled regions in place of boxes. The same as
     /// [`Rules::with_regions`] on the shape whose cell count is the number of
-    /// labels.
+    /// labels, or on the Latin square ([`Shape::latin`]) of a side that has
+    /// no box shape, such as 5 or 7.
     ///
     /// # Errors
     ///
@@ -108,11 +109,16 @@ impl Rules {
     ///
     /// assert!(Rules::jigsaw("AABB AABB CCDD CCDD").is_ok());
     /// assert_eq!(Rules::jigsaw("AB"), Err(RulesError::LabelCount { found: 2, expected: None }));
+    /// assert_eq!(Rules::jigsaw("11122 11222 33444 33344 55555")?.shape(), lazydoku::Shape::latin(5));
+    /// # Ok::<(), RulesError>(())
     /// ```
     pub fn jigsaw(labels: &str) -> Result<Rules, RulesError> {
         let found = labels.chars().filter(|c| !c.is_whitespace()).count();
         let side = found.isqrt();
+        // A side with no box shape (5, 7, ...) gets the Latin square: the
+        // map takes the place of boxes either way.
         let shape = Shape::from_side(side)
+            .or(Shape::try_latin(side))
             .filter(|_| side * side == found)
             .ok_or(RulesError::LabelCount { found, expected: None })?;
         Rules::new(shape).with_regions(labels)
@@ -226,6 +232,9 @@ impl Rules {
     /// window.sort_unstable();
     /// assert_eq!(window, b"123456789");
     /// ```
+    ///
+    /// A Latin square ([`Shape::latin`]) has no box shape, so no windows:
+    /// its rules come back unchanged.
     #[must_use]
     pub fn with_windows(self) -> Rules {
         let shape = self.geometry.shape;
@@ -502,7 +511,7 @@ impl fmt::Display for RulesError {
             }
             RulesError::LabelCount { found, expected: None } => write!(
                 f,
-                "a region map has {found} labels; it needs one per cell of a supported board (16, 36, 64, 81, ... 625)"
+                "a region map has {found} labels; it needs one per cell of a square board of side 2 to 25 (4, 9, 16, ... 625)"
             ),
             RulesError::RegionSize { label, found, expected } => {
                 write!(f, "jigsaw region '{label}' has {found} cells; every region needs {expected}")

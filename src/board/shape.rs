@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 pub const MAX_SIDE: usize = 25;
 
 /// The layout of a board: boxes of `box_rows` x `box_cols` cells on a board
-/// whose side is `box_rows * box_cols`, optionally with both main diagonals
-/// as extra regions (X-sudoku).
+/// whose side is `box_rows * box_cols`, or no boxes at all (a Latin square,
+/// [`Shape::latin`]), optionally with both main diagonals as extra regions
+/// (X-sudoku).
 ///
 /// Every region is data (a list of cells), so further regions such as
 /// windoku windows would be more entries in the same list.
@@ -24,6 +25,7 @@ pub const MAX_SIDE: usize = 25;
 /// assert_eq!(Shape::from_side(12), Some(Shape::new(3, 4)));
 /// assert_eq!(Shape::from_side(7), None); // 7 is no product r x c with r, c >= 2
 /// assert_eq!(Shape::NINE.with_diagonals().to_string(), "3x3 X");
+/// assert_eq!(Shape::latin(7).to_string(), "latin7");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Shape {
@@ -63,6 +65,55 @@ impl Shape {
         Some(Shape { box_rows: box_rows as u8, box_cols: box_cols as u8, diagonals: false })
     }
 
+    /// A board of `side` x `side` cells whose regions are its rows and
+    /// columns alone: a Latin square. It is also the base for jigsaw boards
+    /// of sides that no box shape has (5, 7, 11, ...), through
+    /// [`Rules::with_regions`](crate::Rules::with_regions). Its
+    /// [`box_rows`](Shape::box_rows) is 1 and its
+    /// [`box_cols`](Shape::box_cols) the side: each row is a band of its own.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let latin = Shape::latin(5);
+    /// assert!(!latin.has_boxes());
+    /// // 161,280 Latin squares of order 5.
+    /// assert_eq!(Board::empty(latin).count_solutions(200_000), 161_280);
+    /// // A 5x5 jigsaw: rows, columns and five regions of five cells.
+    /// let jigsaw = Rules::new(latin).with_regions("11122 11222 33444 33344 55555")?;
+    /// assert_eq!(jigsaw.regions().count(), 15);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// When `side` is below 2 or above 25. Use [`Shape::try_latin`] for
+    /// values that come from input.
+    #[must_use]
+    pub const fn latin(side: usize) -> Shape {
+        match Shape::try_latin(side) {
+            Some(shape) => shape,
+            None => panic!("a Latin square needs a side from 2 to 25"),
+        }
+    }
+
+    /// A Latin square of `side` ([`Shape::latin`]), or `None` when `side`
+    /// is below 2 or above 25.
+    #[must_use]
+    pub const fn try_latin(side: usize) -> Option<Shape> {
+        if side < 2 || side > MAX_SIDE {
+            return None;
+        }
+        #[expect(clippy::cast_possible_truncation, reason = "at most 25 here")]
+        Some(Shape { box_rows: 1, box_cols: side as u8, diagonals: false })
+    }
+
+    /// Whether the board has boxes: false for a Latin square.
+    #[must_use]
+    pub const fn has_boxes(self) -> bool {
+        self.box_rows >= 2
+    }
+
     /// The usual shape for a side: square boxes where the side is a square,
     /// otherwise the factors `r x c` with `r <= c` closest to square
     /// (6 is 2x3, 12 is 3x4). `None` for a side that has no such factors.
@@ -89,13 +140,13 @@ impl Shape {
         Shape { diagonals: true, ..self }
     }
 
-    /// Rows in a box.
+    /// Rows in a box; 1 for a Latin square.
     #[must_use]
     pub const fn box_rows(self) -> usize {
         self.box_rows as usize
     }
 
-    /// Columns in a box.
+    /// Columns in a box; the side for a Latin square.
     #[must_use]
     pub const fn box_cols(self) -> usize {
         self.box_cols as usize
@@ -107,7 +158,7 @@ impl Shape {
         self.diagonals
     }
 
-    /// Cells in a row, a column or a box; also the number of symbols.
+    /// Cells in a row, a column or a region; also the number of symbols.
     #[must_use]
     pub const fn side(self) -> usize {
         self.box_rows() * self.box_cols()
@@ -151,7 +202,11 @@ impl Shape {
 
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.box_rows, self.box_cols)?;
+        if self.has_boxes() {
+            write!(f, "{}x{}", self.box_rows, self.box_cols)?;
+        } else {
+            write!(f, "latin{}", self.box_cols)?;
+        }
         if self.diagonals {
             f.write_str(" X")?;
         }
@@ -319,7 +374,8 @@ impl Geometry {
         units.extend((0..side).map(|r| (Region::Row, (0..side).map(|c| r * side + c).collect())));
         units.extend((0..side).map(|c| (Region::Column, (0..side).map(|r| r * side + c).collect())));
         // Boxes are numbered row-major: `side / box_cols` boxes across.
-        units.extend((0..side).map(|b| {
+        let boxes = if shape.has_boxes() { side } else { 0 };
+        units.extend((0..boxes).map(|b| {
             let (top, left) = ((b / br) * br, (b % br) * bc);
             (Region::Box, (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect())
         }));
@@ -433,6 +489,12 @@ impl Geometry {
             .collect();
         cages.sort_unstable();
         (units, cages)
+    }
+
+    /// Whether the shape's boxes are among the regions (not a jigsaw map,
+    /// and not a Latin square), so that a grid may show them.
+    pub(crate) fn has_boxes(&self) -> bool {
+        self.kinds.contains(&Region::Box)
     }
 
     pub(crate) fn cage_list(&self) -> Vec<(usize, Vec<usize>)> {

@@ -66,7 +66,8 @@ impl Board {
             let shape = self.shape();
             let rows = grouped_permutation(&mut random, side, shape.box_rows());
             let columns = grouped_permutation(&mut random, side, shape.box_cols());
-            let transpose = shape.box_rows() == shape.box_cols() && random.below(2) == 1;
+            // A Latin square's rows and columns trade places as square boxes do.
+            let transpose = (shape.box_rows() == shape.box_cols() || !shape.has_boxes()) && random.below(2) == 1;
             (rows, columns, transpose)
         } else {
             ((0..side).collect(), (0..side).collect(), false)
@@ -93,8 +94,8 @@ impl Board {
     /// equal.
     ///
     /// `None` for boards whose group is not searched: rules other than the
-    /// classic ones (jigsaw, X, windoku, killer), and sides above 9, where
-    /// a board with many symmetries would take too long.
+    /// classic ones (jigsaw, X, windoku, killer), Latin squares, and sides
+    /// above 9, where a board with many symmetries would take too long.
     ///
     /// ```
     /// use lazydoku::Board;
@@ -173,7 +174,8 @@ impl Canonical {
     fn search(board: &Board) -> Option<Canonical> {
         let shape = board.shape();
         let side = shape.side();
-        if !has_classic_symmetries(board) || side > LARGEST_CANONICAL_SIDE {
+        // A Latin square's group moves every row and column alone: another search.
+        if !has_classic_symmetries(board) || side > LARGEST_CANONICAL_SIDE || !shape.has_boxes() {
             return None;
         }
         let (band, stack) = (shape.box_rows(), shape.box_cols());

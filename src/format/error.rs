@@ -216,9 +216,14 @@ impl fmt::Display for Reason<'_> {
                 f,
                 "the grid has {found} rows but its rows have {expected} cells; a board needs as many rows as columns"
             ),
-            ParseError::UnsupportedSide { side } => write!(
+            ParseError::UnsupportedSide { side } if !(2..=25).contains(&side) => write!(
                 f,
                 "a board of side {side} is not supported; the side must be r x c with r, c >= 2 and at most 25"
+            ),
+            ParseError::UnsupportedSide { side } => write!(
+                f,
+                "a board of side {side} has no box shape (r x c with r, c >= 2, at most 25); a Latin square or a \
+                 jigsaw of that side needs its rules given (Shape::latin, or --shape latin{side} or --regions)"
             ),
             ParseError::ShapeMismatch { expected, found: (r, c) } => write!(
                 f,
@@ -244,6 +249,12 @@ impl fmt::Display for Reason<'_> {
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
             }
+            ParseError::ShapeCells { shape, found, .. } if !shape.has_boxes() => write!(
+                f,
+                "a one-line puzzle has {found} cells, but a Latin square of side {side} has {}",
+                shape.cells(),
+                side = shape.side()
+            ),
             ParseError::ShapeCells { shape, found, .. } => write!(
                 f,
                 "a one-line puzzle has {found} cells, but boxes of {}x{} make a {side}x{side} board of {} cells",

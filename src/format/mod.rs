@@ -32,9 +32,12 @@ use itertools::Itertools;
 use crate::board::{Board, Rules, RulesError, Shape};
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
-/// between boxes, `-` and `+` between bands of boxes.
-pub(crate) fn write_grid(f: &mut impl fmt::Write, shape: Shape, text: &[u8]) -> fmt::Result {
-    let (side, br, bc) = (shape.side(), shape.box_rows(), shape.box_cols());
+/// between boxes, `-` and `+` between bands of boxes. Without `boxes` (a
+/// jigsaw map, whose regions no line can follow, or a Latin square) the
+/// cells alone.
+pub(crate) fn write_grid(f: &mut impl fmt::Write, shape: Shape, boxes: bool, text: &[u8]) -> fmt::Result {
+    let side = shape.side();
+    let (br, bc) = if boxes { (shape.box_rows(), shape.box_cols()) } else { (side, side) };
     let rule = (0..side / bc)
         .map(|b| {
             let width = 2 * bc + usize::from(b != 0 && b + 1 != side / bc);
@@ -247,7 +250,8 @@ impl Rules {
 }
 
 /// `{}` prints the one-line text; `{:#}` prints the grid with `|` between
-/// boxes and `------+------` between bands.
+/// boxes and `------+------` between bands. A jigsaw board, whose regions
+/// no such line can follow, and a Latin square print their cells alone.
 ///
 /// ```
 /// use lazydoku::Board;
@@ -259,6 +263,10 @@ impl Rules {
 /// ```
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if f.alternate() { write_grid(f, self.shape(), self.text()) } else { f.write_str(self.as_str()) }
+        if f.alternate() {
+            write_grid(f, self.shape(), self.geometry().has_boxes(), self.text())
+        } else {
+            f.write_str(self.as_str())
+        }
     }
 }

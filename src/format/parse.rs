@@ -393,10 +393,12 @@ fn is_separator(line: &str) -> bool {
     line.contains(['-', '=']) && line.chars().all(|c| c.is_whitespace() || "-=+|".contains(c))
 }
 
-/// The side of a board of `cells` cells, when it is a supported one.
+/// The side of a square board of `cells` cells, from 2 to 25. Whether
+/// it has a box shape, or needs one given (a Latin square), is decided
+/// with the shape.
 fn side_of_cells(cells: usize) -> Option<usize> {
     let side = cells.isqrt();
-    (side * side == cells && Shape::from_side(side).is_some()).then_some(side)
+    (side * side == cells && (2..=MAX_SIDE).contains(&side)).then_some(side)
 }
 
 fn scan_grid<'a>(content: impl Iterator<Item = Line<'a>>) -> Result<Raw, ParseError> {

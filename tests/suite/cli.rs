@@ -382,6 +382,43 @@ fn works_as_the_per_record_step_of_spark_rdd_pipe() {
     assert_eq!(stdout(&piped).lines().count(), 95);
 }
 
+/// Sides with no box shape: Latin squares with `--shape latinN`, and jigsaw
+/// maps of any side, whose grids print without box lines.
+#[test]
+fn latin_squares_and_jigsaws_of_any_side_come_from_the_command_line() {
+    let o = common::run(&["count", "--shape", "latin4", "--limit", "1000", "-"], ".".repeat(16) + "\n");
+    assert_eq!((stdout(&o).trim(), o.status.code()), ("576", Some(0)), "{}", stderr(&o));
+    let map = "1122333112223311422335144444556647756666675557777";
+    let o = common::run(&["solve", "-q", "--regions", map, "..5..........157.........4...........7.2...3.6..."], "");
+    let answer = stdout(&o);
+    let units: Vec<Vec<usize>> = (0..7)
+        .flat_map(|i| [(0..7).map(|c| i * 7 + c).collect(), (0..7).map(|r| r * 7 + i).collect()])
+        .chain(
+            (b'1'..=b'7').map(|label| map.bytes().enumerate().filter(|&(_, l)| l == label).map(|(c, _)| c).collect()),
+        )
+        .collect();
+    assert!(
+        common::solves_units("..5..........157.........4...........7.2...3.6...", answer.trim(), &units),
+        "{answer}"
+    );
+    // Generated 7x7 jigsaws in grid format: cells alone, then the map.
+    let o = common::run(
+        &["generate", "--count", "2", "--seed", "3", "--shape", "latin7", "--jigsaw", "--format", "grid"],
+        "",
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!text.contains('|') && !text.contains('-'), "{text}");
+    assert_eq!(text.matches("regions ").count(), 2, "{text}");
+    // Boxes where there are none: said, not ignored.
+    let o = common::run(&["solve", "--shape", "latin5", "--windoku", &".".repeat(25)], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("windows take the box shape"), "{}", stderr(&o));
+    let o = common::run(&["solve", &".".repeat(49)], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--shape latin7"), "{}", stderr(&o));
+}
+
 #[test]
 fn regions_windoku_and_cages_come_from_the_command_line() {
     // Jigsaw: the map inline; 24 solutions of the empty board, found by brute force.

@@ -109,6 +109,43 @@ proptest! {
     }
 
     #[test]
+    fn latin_squares_and_their_jigsaws_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        side in 2..=5usize,
+        jigsaw in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.4), 25),
+    ) {
+        // A Latin square: digit (r + c) mod side, rows, columns and digits shuffled.
+        let mut random = Random(seed);
+        let mut order: Vec<Vec<usize>> = (0..3).map(|_| (0..side).collect()).collect();
+        for o in &mut order {
+            random.shuffle(o);
+        }
+        let grid: String = (0..side * side)
+            .map(|cell| {
+                let (r, c) = (order[0][cell / side], order[1][cell % side]);
+                char::from(b'1' + u8::try_from(order[2][(r + c) % side]).unwrap())
+            })
+            .collect();
+        let mut units = rows_and_columns(side);
+        let rules = if jigsaw {
+            let regions = regions_solved_by(&grid, side, &mut random);
+            let mut labels = vec!['?'; side * side];
+            for (i, region) in regions.iter().enumerate() {
+                for &cell in region {
+                    labels[cell] = char::from(b'a' + u8::try_from(i).unwrap());
+                }
+            }
+            units.extend(regions);
+            Rules::new(Shape::latin(side)).with_regions(&labels.iter().collect::<String>()).unwrap()
+        } else {
+            Rules::new(Shape::latin(side))
+        };
+        prop_assert_eq!(rules.regions().count(), units.len());
+        agrees(&rules, &puzzle_from(&grid, &keep), side, &units)?;
+    }
+
+    #[test]
     fn windoku_and_extra_regions_agree_with_brute_force(
         seed in 1..u64::MAX,
         six in any::<bool>(),
@@ -270,7 +307,9 @@ fn windoku_on_9x9_has_the_four_windows() {
 #[test]
 fn invalid_rules_say_what_is_wrong() {
     assert_eq!(Rules::jigsaw(""), Err(RulesError::LabelCount { found: 0, expected: None }));
-    assert_eq!(Rules::jigsaw(&"a".repeat(25)), Err(RulesError::LabelCount { found: 25, expected: None }));
+    assert_eq!(Rules::jigsaw(&"a".repeat(26)), Err(RulesError::LabelCount { found: 26, expected: None }));
+    // 25 labels make a 5x5 jigsaw on the Latin square, whose regions hold five cells.
+    assert_eq!(Rules::jigsaw(&"a".repeat(25)), Err(RulesError::RegionSize { label: 'a', found: 25, expected: 5 }));
     let err = Rules::jigsaw("aabb aabb ccdd ccdc").unwrap_err();
     assert_eq!(err, RulesError::RegionSize { label: 'c', found: 5, expected: 4 });
     assert_eq!(err.to_string(), "jigsaw region 'c' has 5 cells; every region needs 4");

@@ -234,7 +234,8 @@ struct BatchArgs {
 
 #[derive(Args, Debug)]
 struct PuzzleArgs {
-    /// Box shape, rows x columns (as `2x3`), instead of inferring it.
+    /// Box shape, rows x columns (as `2x3`), instead of inferring it; `latinN` for
+    /// an N x N board with no boxes (a Latin square, or the base of a jigsaw).
     #[arg(long, value_parser = parse_shape)]
     shape: Option<Shape>,
     /// Both main diagonals are regions too (X-sudoku).
@@ -285,6 +286,9 @@ impl PuzzleArgs {
             rules = rules.with_diagonals();
         }
         if self.windoku {
+            if !rules.shape().has_boxes() {
+                return Err(format!("--windoku: windows take the box shape, and {} has none", rules.shape()));
+            }
             rules = rules.with_windows();
         }
         if let Some(file) = &self.cages {
@@ -313,6 +317,10 @@ impl PuzzleArgs {
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
+    if let Some(side) = text.strip_prefix("latin") {
+        let side = side.trim().parse::<usize>().map_err(|_| format!("{side:?} is not a number"))?;
+        return Shape::try_latin(side).ok_or_else(|| "a Latin square's side is from 2 to 25".to_owned());
+    }
     let (rows, cols) = text.split_once(['x', 'X']).ok_or("write the box shape as ROWSxCOLUMNS, as 2x3")?;
     let number = |t: &str| t.trim().parse::<usize>().map_err(|_| format!("{t:?} is not a number"));
     Shape::try_new(number(rows)?, number(cols)?)
