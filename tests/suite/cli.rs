@@ -578,6 +578,23 @@ fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
     assert!(stderr(&bad).contains("unknown symmetry \"spiral\""), "{}", stderr(&bad));
 }
 
+/// `--hex` generates 16x16 puzzles written in 0-F, which `solve --hex` reads back.
+#[test]
+fn generate_writes_hexadecimal_sixteens() {
+    let o = common::run(&["generate", "--count", "2", "--seed", "5", "--hex", "--clues", "150"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let puzzles = stdout(&o);
+    for line in puzzles.lines() {
+        assert_eq!(line.len(), 256, "{line}");
+        assert!(line.bytes().all(|b| b == b'.' || b.is_ascii_digit() || (b'A'..=b'F').contains(&b)), "{line}");
+    }
+    let solved = common::run(&["count", "--hex", "-"], &puzzles);
+    assert_eq!(stdout(&solved), "1\n1\n", "{}", stderr(&solved));
+    let o = common::run(&["generate", "--count", "1", "--hex", "--shape", "3x3"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--hex writes 16x16"), "{}", stderr(&o));
+}
+
 #[test]
 fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
     let args = ["generate", "--count", "3", "--seed", "5", "--jigsaw", "--killer"];

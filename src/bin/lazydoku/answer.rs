@@ -503,9 +503,11 @@ fn quote_str(text: &str) -> String {
 /// A board's text in the symbols the input used: 1-9 then A-P, or 0-F for
 /// 16x16 boards read with `--hex`.
 fn symbols(settings: &Settings, text: &str) -> String {
-    if !settings.parser.is_hex() {
-        return text.to_owned();
-    }
+    if settings.parser.is_hex() { hexadecimal(text) } else { text.to_owned() }
+}
+
+/// A 16x16 board's text in the 0-F convention.
+pub fn hexadecimal(text: &str) -> String {
     text.chars()
         .map(|c| match c.to_digit(36) {
             // 1-9 then A-G are the digits 1 to 16: one less, in hexadecimal.

@@ -16,6 +16,8 @@ use crate::answer::Format;
 pub struct Extras {
     pub regions: bool,
     pub cages: bool,
+    /// 16x16 puzzles written in 0-F (`--hex`).
+    pub hex: bool,
 }
 
 /// How many puzzles each thread makes between two writes: enough to keep
@@ -70,18 +72,19 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: Extras) -> String 
     let rules = puzzle.rules();
     let regions = extras.regions.then(|| rules.region_map());
     let cages = if extras.cages { rules.cage_map() } else { None };
+    let symbols = |text: &str| if extras.hex { crate::answer::hexadecimal(text) } else { text.to_owned() };
     match format {
-        Format::Line => std::iter::once(puzzle.as_str().to_owned()).chain(regions).chain(cages).join(" "),
+        Format::Line => std::iter::once(symbols(puzzle.as_str())).chain(regions).chain(cages).join(" "),
         Format::Grid => {
             let below = regions
                 .map(|map| format!("regions {map}\n"))
                 .into_iter()
                 .chain(cages.map(|map| format!("cages {map}\n")));
-            std::iter::once(format!("{puzzle:#}")).chain(below).collect()
+            std::iter::once(symbols(&format!("{puzzle:#}"))).chain(below).collect()
         }
         Format::Json => {
             let clues = puzzle.cells().flatten().count();
-            let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", puzzle.as_str());
+            let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
             let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
             let cages = extras.cages.then(|| {
                 let cages = rules

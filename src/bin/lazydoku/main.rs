@@ -420,7 +420,7 @@ fn main() -> ExitCode {
                 generator = generator.killer();
             }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-            let extras = generate::Extras { regions: jigsaw, cages: killer };
+            let extras = generate::Extras { regions: jigsaw, cages: killer, hex: puzzle.hex };
             generate::run(&generator, count, threads(jobs, false), format, extras)
         }
     };
@@ -546,9 +546,18 @@ fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
     let rules = if let Some(rules) = puzzle.rules()? {
         rules
     } else {
-        let shape = puzzle.shape.unwrap_or(Shape::NINE);
+        // --hex alone means 16x16.
+        let default = if puzzle.hex { Shape::new(4, 4) } else { Shape::NINE };
+        let shape = puzzle.shape.unwrap_or(default);
         if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) }
     };
+    if puzzle.hex && rules.shape().side() != 16 {
+        return Err(format!(
+            "--hex writes 16x16 puzzles in 0-F, but {} boards have side {}",
+            rules.shape(),
+            rules.shape().side()
+        ));
+    }
     Ok(Generator::new(rules))
 }
 
