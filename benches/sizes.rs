@@ -1,5 +1,6 @@
 //! Benches for boards other than 9x9: enumerating the empty 6x6 board
-//! (28,200,960 solutions) and solving hard 16x16 and 25x25 puzzles.
+//! (28,200,960 solutions), solving hard 16x16 and 25x25 puzzles, and 9x9
+//! killer puzzles with no givens or few.
 //!
 //! Answers are checked before anything is timed.
 //!
@@ -10,7 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use lazydoku::{Board, Shape};
+use lazydoku::{Board, Rules, Shape};
 
 fn load(name: &str) -> Vec<Board> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name);
@@ -54,5 +55,29 @@ fn hard(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, enumeration, hard);
+fn killer(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/killer9.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    // Each line: the givens, then the cage map with its sums.
+    let boards: Vec<Board> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let (givens, cages) = l.split_once(' ').expect("givens and cages");
+            let rules = Rules::new(Shape::NINE).with_cage_map(cages).expect("a cage map");
+            rules.parse(givens).expect("a killer puzzle")
+        })
+        .collect();
+    for board in &boards {
+        assert_eq!(board.count_solutions(2), 1);
+    }
+    let mut group = c.benchmark_group("killer9.txt");
+    group.sample_size(10).measurement_time(Duration::from_secs(5));
+    group.bench_function("count_to_2_all", |b| {
+        b.iter(|| boards.iter().map(|board| black_box(board).count_solutions(2)).sum::<usize>());
+    });
+    group.finish();
+}
+
+criterion_group!(benches, enumeration, hard, killer);
 criterion_main!(benches);

@@ -2,7 +2,8 @@
 //! `nine.rs`): per-cell candidate masks and per-unit digit places, with
 //! naked and hidden singles, locked candidates, and naked and hidden
 //! subsets of two and three over the shape's regions, whatever they are,
-//! and killer cage sums.
+//! and killer cage sums, with the sums that cages imply through the units
+//! (innies and outies).
 
 use smallvec::SmallVec;
 
@@ -351,7 +352,7 @@ impl General {
     /// candidate. Returns whether anything was eliminated.
     fn cage_sums(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
-        for cage in &g.cages {
+        for cage in g.cages.iter().chain(&g.implied) {
             let mut placed = 0u32;
             for &cell in &cage.cells {
                 let cell = usize::from(cell);

@@ -287,6 +287,8 @@ pub(crate) struct Geometry {
     widest_meeting: Vec<u8>,
     /// Killer cages: distinct digits (their cells are peers) with a sum.
     pub(crate) cages: Vec<Cage>,
+    /// Sums the cages imply, for propagation alone (see [`implied_sums`]).
+    pub(crate) implied: Vec<Cage>,
 }
 
 /// A killer cage: its cells hold distinct digits that add up to `sum`.
@@ -309,6 +311,12 @@ impl Cage {
                 }
                 return;
             }
+            // Too few digits left, or the largest `left` of them fall short
+            // of the sum: nothing below here fits (this bounds the search
+            // by what it finds, even for large cages on large boards).
+            if side + 1 < next + left || left * (2 * side + 1 - left) / 2 < rest {
+                return;
+            }
             for digit in next..=side {
                 // The smallest `left` digits from here already pass the sum.
                 if digit * left + left * (left - 1) / 2 > rest {
@@ -321,6 +329,87 @@ impl Cage {
         choose(1, cells.len(), sum, side, 0, &mut combinations);
         Cage { cells: cells.iter().map(|&c| to_u16(c)).collect(), sum, combinations }
     }
+}
+
+/// Sums that killer cages imply through the units (the rule of 45 on
+/// 9x9): every unit holds each digit once, so its digits add up to
+/// `1 + 2 + ... + side`.
+/// - Innies: the cells of a unit outside the cages that lie wholly inside
+///   it add up to that total less those cages' sums.
+/// - Outies: when cages cover a unit, the cells of those cages outside it
+///   add up to their sums less the total; kept when those cells lie in one
+///   unit, so that their digits are distinct as a cage's are.
+///
+/// Each is a cage for propagation only: its cells are already peers. Sets
+/// that too many combinations of digits make are left out.
+fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> Vec<Cage> {
+    // At most this many sets of distinct digits of the set's size to list.
+    const MOST_CHOICES: u64 = 20_000;
+    // Propagation looks at every combination of every cage each round: a
+    // sum that many combinations make prunes little and costs much (on
+    // 16x16, 64 kept its cost level with no implied sums; 9x9 killers
+    // need no more).
+    const MOST_COMBINATIONS: usize = 64;
+    let choices = |k: usize| (0..k as u64).fold(1u64, |n, i| n * (side as u64 - i) / (i + 1));
+    if cages.is_empty() {
+        return Vec::new();
+    }
+    let total = side * (side + 1) / 2;
+    let mut cage_of = vec![usize::MAX; side * side];
+    for (i, cage) in cages.iter().enumerate() {
+        for &cell in &cage.cells {
+            cage_of[usize::from(cell)] = i;
+        }
+    }
+    let mut found: Vec<(Vec<usize>, usize)> = Vec::new();
+    for (_, unit) in units {
+        let within = |i: usize| cages[i].cells.iter().all(|&c| unit.contains(&usize::from(c)));
+        let mut inside_sum = 0;
+        let mut innies = Vec::new();
+        for &cell in unit {
+            match cage_of[cell] {
+                i if i != usize::MAX && within(i) => {
+                    // Counted once, at the cage's first cell in the unit.
+                    if unit.iter().find(|&&c| cage_of[c] == i) == Some(&cell) {
+                        inside_sum += cages[i].sum;
+                    }
+                }
+                _ => innies.push(cell),
+            }
+        }
+        if !innies.is_empty() && innies.len() < side && total >= inside_sum {
+            found.push((innies, total - inside_sum));
+        }
+        if unit.iter().all(|&c| cage_of[c] != usize::MAX) {
+            let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).collect();
+            touching.sort_unstable();
+            touching.dedup();
+            let sum: usize = touching.iter().map(|&i| cages[i].sum).sum();
+            let mut outies: Vec<usize> = touching
+                .iter()
+                .flat_map(|&i| cages[i].cells.iter().map(|&c| usize::from(c)))
+                .filter(|c| !unit.contains(c))
+                .collect();
+            outies.sort_unstable();
+            let distinct = units.iter().any(|(_, u)| outies.iter().all(|c| u.contains(c)));
+            if !outies.is_empty() && distinct && sum >= total {
+                found.push((outies, sum - total));
+            }
+        }
+    }
+    let mut implied: Vec<Cage> = Vec::new();
+    for (mut cells, sum) in found {
+        cells.sort_unstable();
+        let is_cage = cages.iter().any(|cage| cage.cells.iter().map(|&c| usize::from(c)).eq(cells.iter().copied()));
+        let known = implied.iter().any(|cage| cage.cells.iter().map(|&c| usize::from(c)).eq(cells.iter().copied()));
+        if !is_cage && !known && choices(cells.len()) <= MOST_CHOICES {
+            let cage = Cage::new(&cells, sum, side);
+            if cage.combinations.len() <= MOST_COMBINATIONS {
+                implied.push(cage);
+            }
+        }
+    }
+    implied
 }
 
 /// Where a unit meets another region in two cells or more: the places of
@@ -458,6 +547,7 @@ impl Geometry {
             peer_start,
             memberships,
             membership_start,
+            implied: implied_sums(side, units, &cages),
             cages,
         }
     }
