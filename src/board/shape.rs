@@ -363,34 +363,24 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
     }
     let mut found: Vec<(Vec<usize>, usize)> = Vec::new();
     for (_, unit) in units {
-        let within = |i: usize| cages[i].cells.iter().all(|&c| unit.contains(&usize::from(c)));
-        let mut inside_sum = 0;
-        let mut innies = Vec::new();
-        for &cell in unit {
-            match cage_of[cell] {
-                i if i != usize::MAX && within(i) => {
-                    // Counted once, at the cage's first cell in the unit.
-                    if unit.iter().find(|&&c| cage_of[c] == i) == Some(&cell) {
-                        inside_sum += cages[i].sum;
-                    }
-                }
-                _ => innies.push(cell),
-            }
-        }
+        // The cages with a cell in the unit, and those of them wholly inside it.
+        let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX).collect();
+        touching.sort_unstable();
+        touching.dedup();
+        let is_inside = |i: usize| cages[i].cells.iter().all(|&c| unit.contains(&usize::from(c)));
+        let inside: Vec<usize> = touching.iter().copied().filter(|&i| is_inside(i)).collect();
+        let inside_sum: usize = inside.iter().map(|&i| cages[i].sum).sum();
+        let innies: Vec<usize> = unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])).collect();
         if !innies.is_empty() && innies.len() < side && total >= inside_sum {
             found.push((innies, total - inside_sum));
         }
         if unit.iter().all(|&c| cage_of[c] != usize::MAX) {
-            let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).collect();
-            touching.sort_unstable();
-            touching.dedup();
             let sum: usize = touching.iter().map(|&i| cages[i].sum).sum();
-            let mut outies: Vec<usize> = touching
+            let outies: Vec<usize> = touching
                 .iter()
                 .flat_map(|&i| cages[i].cells.iter().map(|&c| usize::from(c)))
                 .filter(|c| !unit.contains(c))
                 .collect();
-            outies.sort_unstable();
             let distinct = units.iter().any(|(_, u)| outies.iter().all(|c| u.contains(c)));
             if !outies.is_empty() && distinct && sum >= total {
                 found.push((outies, sum - total));
@@ -400,9 +390,13 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
     let mut implied: Vec<Cage> = Vec::new();
     for (mut cells, sum) in found {
         cells.sort_unstable();
-        let is_cage = cages.iter().any(|cage| cage.cells.iter().map(|&c| usize::from(c)).eq(cells.iter().copied()));
-        let known = implied.iter().any(|cage| cage.cells.iter().map(|&c| usize::from(c)).eq(cells.iter().copied()));
-        if !is_cage && !known && choices(cells.len()) <= MOST_CHOICES {
+        // Implied cages are built from sorted cells; given ones may not be.
+        let same = |cage: &Cage| {
+            let mut theirs: Vec<usize> = cage.cells.iter().map(|&c| usize::from(c)).collect();
+            theirs.sort_unstable();
+            theirs == cells
+        };
+        if !cages.iter().chain(&implied).any(same) && choices(cells.len()) <= MOST_CHOICES {
             let cage = Cage::new(&cells, sum, side);
             if cage.combinations.len() <= MOST_COMBINATIONS {
                 implied.push(cage);
