@@ -262,16 +262,19 @@ impl Nine {
             }
         }
         let mut candidates = [0u16; MAX_DIRECT];
+        let mut holders = [0 as Cells; 9];
         for (b, &open) in unsolved.iter().enumerate() {
             if open == 0 {
                 continue;
             }
-            for d in 0..9 {
+            for (d, holders) in holders.iter_mut().enumerate() {
                 let mut at = cand[3 * d + b] & open;
                 while at != 0 {
                     let cell = 27 * b + at.trailing_zeros() as usize;
                     at &= at - 1;
-                    candidates[usize::from(index[cell])] |= 1 << d;
+                    let k = usize::from(index[cell]);
+                    candidates[k] |= 1 << d;
+                    *holders |= 1 << k;
                 }
             }
         }
@@ -280,7 +283,7 @@ impl Nine {
             let cell = usize::from(position[k]);
             *peer = (units[cell / 9] | units[9 + cell % 9] | units[18 + usize::from(BOX_OF[cell])]) & !(1 << k);
         }
-        Residual::new(candidates, peers, count)
+        Residual::settled(candidates, peers, holders, count)
     }
 
     /// A board holding `digits[cell]` (1 to 9, or 0 for an empty cell),

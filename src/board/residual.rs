@@ -78,38 +78,58 @@ pub(crate) struct Residual<M, const CELLS: usize, const DIGITS: usize> {
     holders: [Cells; DIGITS],
     /// All the empty cells.
     cells: Cells,
+    /// The empty cells with one candidate, to place before any branch.
+    forced: Cells,
 }
 
 impl<M: DigitMask, const CELLS: usize, const DIGITS: usize> Residual<M, CELLS, DIGITS> {
     /// The problem over `count` empty cells with these candidates and empty
     /// peers (entries past `count` unused).
     pub(crate) fn new(candidates: [M; CELLS], peers: [Cells; CELLS], count: usize) -> Self {
-        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
         let mut holders = [0; DIGITS];
+        let mut forced = 0;
         for (k, &mask) in candidates.iter().enumerate().take(count) {
+            // Cells with one candidate (a settled board has none, but one
+            // may be given) are placed first.
+            if mask.without_lowest() == M::ZERO {
+                forced |= 1 << k;
+            }
             let mut rest = mask;
             while rest != M::ZERO {
                 holders[rest.lowest_digit()] |= 1 << k;
                 rest = rest.without_lowest();
             }
         }
+        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
         let cells = if count == 64 { Cells::MAX } else { (1 << count) - 1 };
-        Residual { candidates, peers, holders, cells }
+        Residual { candidates, peers, holders, cells, forced }
+    }
+
+    /// The same from a board settled by propagation, which has no empty
+    /// cell with fewer than two candidates, with the cells holding each
+    /// digit already gathered: the 9x9 engine builds them in the same pass
+    /// as the candidates, which saves a second pass over every cell at
+    /// each direct count.
+    pub(crate) fn settled(
+        candidates: [M; CELLS],
+        peers: [Cells; CELLS],
+        holders: [Cells; DIGITS],
+        count: usize,
+    ) -> Self {
+        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
+        debug_assert!(
+            candidates.iter().take(count).all(|&mask| mask.without_lowest() != M::ZERO),
+            "a settled board's empty cells have two candidates or more"
+        );
+        let cells = if count == 64 { Cells::MAX } else { (1 << count) - 1 };
+        Residual { candidates, peers, holders, cells, forced: 0 }
     }
 
     /// The number of completions, counting no further than `limit` (at
     /// least 1).
     pub(crate) fn count(&self, limit: usize) -> usize {
-        // Cells with one candidate (a board settled by an engine has none,
-        // but one may be given) are placed first.
-        let mut forced = 0;
-        for k in 0..CELLS {
-            if self.cells >> k & 1 == 1 && self.candidates[k].without_lowest() == M::ZERO {
-                forced |= 1 << k;
-            }
-        }
         let (mut candidates, mut holders) = (self.candidates, self.holders);
-        self.search(&mut candidates, &mut holders, self.cells, forced, limit)
+        self.search(&mut candidates, &mut holders, self.cells, self.forced, limit)
     }
 
     /// Places the `forced` cells, then branches on an open cell with the
