@@ -5,6 +5,10 @@
 //! alternating rounds so that both see the same machine state. Every count is
 //! compared between the two. The table follows tdoku's: microseconds per
 //! puzzle, the ratio, guesses per puzzle and the share solved without a guess.
+//! lazydoku's guesses are the children built at branches (the measure of
+//! `Board::rate`); its decisions are the same search counted as tdoku
+//! counts its guesses, one per candidate tried while another is left, so
+//! the decisions column is the one to set beside tdoku's.
 //!
 //! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [--permute SEED] [DATASET...]`
 //!
@@ -124,6 +128,40 @@ fn guesses(board: &Board) -> u64 {
     let (guesses, solutions) = lazydoku::explain::guesses(board);
     assert_eq!(solutions, board.count_solutions(2));
     guesses as u64
+}
+
+/// The same search's decisions counted as tdoku counts its guesses: one
+/// for each candidate tried at a branch while another is left untried. A
+/// branch on two candidates, both explored, is one decision (try the first;
+/// the second is then forced) where [`guesses`] counts two children. Children
+/// that fail count too, as tdoku counts a guess before it propagates.
+fn decisions(board: &Board) -> u64 {
+    /// [`lazydoku::board::Children`] noting the candidates each step tries.
+    struct Counted<'a> {
+        children: lazydoku::board::Children,
+        decisions: &'a std::cell::Cell<u64>,
+    }
+    impl Iterator for Counted<'_> {
+        type Item = Board;
+        fn next(&mut self) -> Option<Board> {
+            let before = self.children.remaining().len();
+            let child = self.children.next();
+            let after = self.children.remaining().len();
+            if self.children.cell().is_some() && before > after {
+                // Every candidate tried but the last of all is a decision.
+                let tried = (before - after) as u64;
+                self.decisions.set(self.decisions.get() + tried - u64::from(after == 0));
+            }
+            child
+        }
+    }
+    let decisions = std::cell::Cell::new(0);
+    let solutions = search::dfs(board.clone(), |b: &Board| Counted { children: b.children(), decisions: &decisions })
+        .filter(Board::is_complete)
+        .take(2)
+        .count();
+    assert_eq!(solutions, board.count_solutions(2));
+    decisions.get()
 }
 
 fn time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
@@ -507,11 +545,11 @@ fn main() {
             );
         }
         print!(
-            "{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9}",
-            "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess"
+            "{:<34} {:>8} {:>12} {:>12} {:>7} {:>10} {:>9} {:>10}",
+            "dataset", "puzzles", "lazydoku µs", "sudoku µs", "ratio", "guesses", "no guess", "decisions"
         );
         if cfg!(tdoku) {
-            print!(" {:>10} {:>9} {:>10}", "tdoku µs", "ratio", "guesses");
+            print!(" {:>10} {:>9} {:>10}", "tdoku µs", "ratio", "tdoku guesses");
         }
         println!();
     }
@@ -559,15 +597,17 @@ fn main() {
         let counts: Vec<u64> = ours.iter().map(guesses).collect();
         let no_guess = counts.iter().filter(|&&g| g == 0).count() as f64 / n * 100.0;
         let per_puzzle = counts.iter().sum::<u64>() as f64 / n;
+        let decided = ours.iter().map(decisions).sum::<u64>() as f64 / n;
         print!(
-            "{:<34} {:>8} {:>12.2} {:>12.2} {:>7.2} {:>10.1} {:>8.1}%",
+            "{:<34} {:>8} {:>12.2} {:>12.2} {:>7.2} {:>10.1} {:>8.1}% {:>10.1}",
             name,
             lines.len(),
             us_ours,
             us_theirs,
             us_ours / us_theirs,
             per_puzzle,
-            no_guess
+            no_guess,
+            decided
         );
         #[cfg(tdoku)]
         {
