@@ -352,7 +352,7 @@ impl General {
     /// candidate. Returns whether anything was eliminated.
     fn cage_sums(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
-        for cage in g.cages.iter().chain(&g.implied) {
+        for cage in g.cages.iter().chain(g.implied.iter().map(|implied| &implied.cage)) {
             let mut placed = 0u32;
             for &cell in &cage.cells {
                 let cell = usize::from(cell);

@@ -38,7 +38,7 @@ pub type ParSolutions = rayon::iter::Filter<crate::search::ParDfs<Board, fn(&Boa
 
 pub(crate) use candidates::digit_of;
 pub(crate) use nine::MAX_DIRECT;
-pub(crate) use shape::Geometry;
+pub(crate) use shape::{Cage, Geometry};
 
 /// The text byte of an empty cell.
 pub(crate) const EMPTY: u8 = b'.';

@@ -287,8 +287,9 @@ pub(crate) struct Geometry {
     widest_meeting: Vec<u8>,
     /// Killer cages: distinct digits (their cells are peers) with a sum.
     pub(crate) cages: Vec<Cage>,
-    /// Sums the cages imply, for propagation alone (see [`implied_sums`]).
-    pub(crate) implied: Vec<Cage>,
+    /// Sums the cages imply (see [`implied_sums`]): cages for propagation,
+    /// and steps of their own for `explain`.
+    pub(crate) implied: Vec<ImpliedSum>,
 }
 
 /// A killer cage: its cells hold distinct digits that add up to `sum`.
@@ -299,6 +300,21 @@ pub(crate) struct Cage {
     /// Every set of distinct digits (bit `d - 1` for digit `d`) of the
     /// cage's size that adds up to its sum.
     pub(crate) combinations: Vec<u32>,
+}
+
+/// A sum that cages imply through a unit, as a cage, and where it comes
+/// from, for the step that explains it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct ImpliedSum {
+    pub(crate) cage: Cage,
+    /// The unit whose digits' total implies it.
+    pub(crate) unit: usize,
+    /// Whether its cells lie outside the unit (outies), rather than inside
+    /// it outside the cages there (innies).
+    pub(crate) outies: bool,
+    /// The given cages whose sums it takes from the unit's total (innies)
+    /// or the unit's total from (outies).
+    pub(crate) cages: Vec<usize>,
 }
 
 impl Cage {
@@ -342,7 +358,7 @@ impl Cage {
 ///
 /// Each is a cage for propagation only: its cells are already peers. Sets
 /// that too many combinations of digits make are left out.
-fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> Vec<Cage> {
+fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> Vec<ImpliedSum> {
     // At most this many sets of distinct digits of the set's size to list.
     const MOST_CHOICES: u64 = 20_000;
     // Propagation looks at every combination of every cage each round: a
@@ -361,8 +377,14 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
             cage_of[usize::from(cell)] = i;
         }
     }
-    let mut found: Vec<(Vec<usize>, usize)> = Vec::new();
-    for (_, unit) in units {
+    // Each set of cells with its sum and where it comes from; its
+    // combinations are listed once it is known to be new.
+    let mut found: Vec<ImpliedSum> = Vec::new();
+    let mut note = |cells: Vec<usize>, sum, unit, outies, cages| {
+        let cage = Cage { cells: cells.into_iter().map(to_u16).collect(), sum, combinations: Vec::new() };
+        found.push(ImpliedSum { cage, unit, outies, cages });
+    };
+    for (u, (_, unit)) in units.iter().enumerate() {
         // The cages with a cell in the unit, and those of them wholly inside it.
         let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX).collect();
         touching.sort_unstable();
@@ -372,7 +394,7 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
         let inside_sum: usize = inside.iter().map(|&i| cages[i].sum).sum();
         let innies: Vec<usize> = unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])).collect();
         if !innies.is_empty() && innies.len() < side && total >= inside_sum {
-            found.push((innies, total - inside_sum));
+            note(innies, total - inside_sum, u, false, inside);
         }
         if unit.iter().all(|&c| cage_of[c] != usize::MAX) {
             let sum: usize = touching.iter().map(|&i| cages[i].sum).sum();
@@ -383,12 +405,13 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
                 .collect();
             let distinct = units.iter().any(|(_, u)| outies.iter().all(|c| u.contains(c)));
             if !outies.is_empty() && distinct && sum >= total {
-                found.push((outies, sum - total));
+                note(outies, sum - total, u, true, touching);
             }
         }
     }
-    let mut implied: Vec<Cage> = Vec::new();
-    for (mut cells, sum) in found {
+    let mut implied: Vec<ImpliedSum> = Vec::new();
+    for found in found {
+        let mut cells: Vec<usize> = found.cage.cells.iter().map(|&c| usize::from(c)).collect();
         cells.sort_unstable();
         // Implied cages are built from sorted cells; given ones may not be.
         let same = |cage: &Cage| {
@@ -396,10 +419,10 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
             theirs.sort_unstable();
             theirs == cells
         };
-        if !cages.iter().chain(&implied).any(same) && choices(cells.len()) <= MOST_CHOICES {
-            let cage = Cage::new(&cells, sum, side);
+        if !cages.iter().chain(implied.iter().map(|i| &i.cage)).any(same) && choices(cells.len()) <= MOST_CHOICES {
+            let cage = Cage::new(&cells, found.cage.sum, side);
             if cage.combinations.len() <= MOST_COMBINATIONS {
-                implied.push(cage);
+                implied.push(ImpliedSum { cage, ..found });
             }
         }
     }

@@ -21,7 +21,8 @@
 //! same eliminations. Techniques built on units work over the rules'
 //! regions: jigsaw regions, diagonals, windows and any region a user adds.
 //! Fish work over rows and columns. On killer rules, each cage's digits are
-//! kept to the combinations that make its sum.
+//! kept to the combinations that make its sum, and so are the sums the
+//! cages imply through a unit (innies and outies: on 9x9, the rule of 45).
 //!
 //! Two techniques, unique rectangles and BUG+1, hold only for a puzzle with
 //! one solution. They are used only when the puzzle has one solution (this

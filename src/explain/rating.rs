@@ -15,7 +15,8 @@ use crate::search;
 pub enum Level {
     /// Singles only.
     Easy,
-    /// Locked candidates, pairs and triples, and cage combinations.
+    /// Locked candidates, pairs and triples, cage combinations, and innies
+    /// and outies.
     Medium,
     /// Quads, X-wings, swordfish, wings and uniqueness.
     Hard,

@@ -26,6 +26,12 @@ pub enum Technique {
     /// A killer cage's cells keep only the digits of the combinations that
     /// make its sum.
     CageCombination,
+    /// Killer cages imply sums through a unit, whose digits add up to a
+    /// known total (45 on 9x9): the unit's cells outside the cages wholly
+    /// inside it (innies), or the cells outside it of the cages that cover
+    /// it (outies), keep only the digits of the combinations that make
+    /// their sum.
+    InniesAndOuties,
     /// Two cells of a region with the same two candidates.
     NakedPair,
     /// Two digits with the same two places in a region.
@@ -66,13 +72,14 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order they are tried.
-    pub const ALL: [Technique; 22] = [
+    pub const ALL: [Technique; 23] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
         Technique::Pointing,
         Technique::Claiming,
         Technique::CageCombination,
+        Technique::InniesAndOuties,
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::NakedTriple,
@@ -101,6 +108,7 @@ impl Technique {
             Technique::Pointing => "Pointing",
             Technique::Claiming => "Claiming",
             Technique::CageCombination => "Cage combination",
+            Technique::InniesAndOuties => "Innies and outies",
             Technique::NakedPair => "Naked pair",
             Technique::HiddenPair => "Hidden pair",
             Technique::NakedTriple => "Naked triple",
@@ -129,6 +137,7 @@ impl Technique {
             Technique::FullHouse | Technique::NakedSingle => 4,
             Technique::HiddenSingle => 14,
             Technique::CageCombination => 30,
+            Technique::InniesAndOuties => 40,
             Technique::Pointing | Technique::Claiming => 50,
             Technique::NakedPair => 60,
             Technique::HiddenPair => 70,
@@ -151,6 +160,7 @@ impl Technique {
             Technique::Pointing
             | Technique::Claiming
             | Technique::CageCombination
+            | Technique::InniesAndOuties
             | Technique::NakedPair
             | Technique::HiddenPair
             | Technique::NakedTriple
@@ -183,6 +193,7 @@ impl Technique {
             Technique::Pointing => intersections::locked(grid, false),
             Technique::Claiming => intersections::locked(grid, true),
             Technique::CageCombination => cages::combinations(grid),
+            Technique::InniesAndOuties => cages::innies_and_outies(grid),
             Technique::NakedPair => subsets::naked(grid, 2),
             Technique::NakedTriple => subsets::naked(grid, 3),
             Technique::NakedQuad => subsets::naked(grid, 4),
