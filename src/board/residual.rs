@@ -100,9 +100,7 @@ impl<M: DigitMask, const CELLS: usize, const DIGITS: usize> Residual<M, CELLS, D
                 rest = rest.without_lowest();
             }
         }
-        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
-        let cells = if count == 64 { Cells::MAX } else { (1 << count) - 1 };
-        Residual { candidates, peers, holders, cells, forced }
+        Self::from_parts(candidates, peers, holders, count, forced)
     }
 
     /// The same from a board settled by propagation, which has no empty
@@ -116,13 +114,23 @@ impl<M: DigitMask, const CELLS: usize, const DIGITS: usize> Residual<M, CELLS, D
         holders: [Cells; DIGITS],
         count: usize,
     ) -> Self {
-        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
         debug_assert!(
             candidates.iter().take(count).all(|&mask| mask.without_lowest() != M::ZERO),
             "a settled board's empty cells have two candidates or more"
         );
+        Self::from_parts(candidates, peers, holders, count, 0)
+    }
+
+    fn from_parts(
+        candidates: [M; CELLS],
+        peers: [Cells; CELLS],
+        holders: [Cells; DIGITS],
+        count: usize,
+        forced: Cells,
+    ) -> Self {
+        const { assert!(CELLS <= MAX_CELLS, "one bit per cell") };
         let cells = if count == 64 { Cells::MAX } else { (1 << count) - 1 };
-        Residual { candidates, peers, holders, cells, forced: 0 }
+        Residual { candidates, peers, holders, cells, forced }
     }
 
     /// The number of completions, counting no further than `limit` (at
