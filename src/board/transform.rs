@@ -8,14 +8,8 @@
 //! relabelling the digits. On 9x9 that is 3,359,232 grid symmetries times
 //! 9! relabellings.
 
-use super::{Board, SYMBOLS, digit_of_symbol};
+use super::{Board, MAX_SIDE, digit_of_symbol};
 use crate::random::SplitMix64;
-
-/// The largest side whose canonical form is computed: the search below
-/// visits every symmetry that keeps the board as small as the best found
-/// so far, which on a board with many symmetries (the empty board, say) is
-/// every symmetry of the group, and past 9x9 the group is too large for that.
-const LARGEST_CANONICAL_SIDE: usize = 9;
 
 /// Row-major digits, 0 for empty, of a board's text.
 fn digits_of(board: &Board) -> Vec<u8> {
@@ -93,9 +87,17 @@ impl Board {
     /// Two boards are equivalent exactly when their canonical forms are
     /// equal.
     ///
-    /// `None` for boards whose group is not searched: rules other than the
-    /// classic ones (jigsaw, X, windoku, killer), Latin squares, and sides
-    /// above 9, where a board with many symmetries would take too long.
+    /// Every classic shape has one: square and rectangular boxes (not
+    /// transposed, which would change the shape) and Latin squares (every
+    /// row and every column moved alone, and transposed). 9x9 puzzles take
+    /// some 20 µs, 25x25 puzzles under a millisecond, full 25x25 grids some
+    /// 20 ms.
+    ///
+    /// `None` for rules other than the classic ones (jigsaw, X, windoku,
+    /// killer), whose symmetries are other groups, and for a board whose
+    /// search passes a fixed bound of work, more than seven times what the
+    /// slowest board seen needed (the cells of one digit of a 25x25 grid,
+    /// fixed by 28,800 symmetries, in 0.3 s).
     ///
     /// ```
     /// use lazydoku::Board;
@@ -124,7 +126,7 @@ impl Board {
     /// the whole group for the empty board. `None` where
     /// [`Board::canonical`] is `None`.
     #[must_use]
-    pub fn automorphisms(&self) -> Option<u64> {
+    pub fn automorphisms(&self) -> Option<u128> {
         Canonical::search(self).map(|search| search.automorphisms)
     }
 }
@@ -145,8 +147,30 @@ fn grouped_permutation(random: &mut SplitMix64, side: usize, group: usize) -> Ve
         .collect()
 }
 
+/// The places of the output's columns: one per column of the largest board.
+const MAX: usize = MAX_SIDE;
+
+/// How many output cells the search for a canonical form may compare
+/// before it gives up: a bound on the boards whose symmetries it cannot
+/// tell apart in time (sparse boards above 9x9 that many symmetries fix
+/// without any two rows being alike). The empty 25x25 board, full grids
+/// and puzzles of every size take a small part of it.
+const CANONICAL_CELL_BUDGET: u64 = 1 << 28;
+
 /// The search for the smallest equivalent board: branch and bound over the
-/// rows of the output, the columns fixed by the first row.
+/// rows of the output, each row's columns ordered within the classes of
+/// columns the rows before left alike.
+///
+/// Three things keep it small:
+/// - A run of digits that first appear in one row, in columns still alike,
+///   gets its labels by place, whatever the order of those columns: the
+///   order is left to later rows, and a later row that shows one of those
+///   digits puts its column first among those left (anything else would
+///   make that later cell larger).
+/// - Rows, bands and stacks that are the same (bands and stacks up to the
+///   order of their rows or columns) are symmetries of the board: of those,
+///   one is tried, its automorphisms counted once for each.
+/// - A board equal to its transpose is searched in one orientation.
 struct Canonical {
     side: usize,
     band: usize,
@@ -156,60 +180,249 @@ struct Canonical {
     best: Vec<u8>,
     valid: usize,
     /// The symmetries found that give `best`.
-    automorphisms: u64,
+    automorphisms: u128,
+    /// Output cells compared so far, against [`CANONICAL_CELL_BUDGET`].
+    cells: u64,
 }
 
-/// The board in one orientation, and the column order being tried.
-struct Oriented<'a> {
-    grid: &'a [u8],
-    columns: [usize; LARGEST_CANONICAL_SIDE],
-    /// How many digits each stack of the first row holds.
-    fill: [usize; LARGEST_CANONICAL_SIDE],
-    /// The same, sorted: the fill of each output stack.
-    sorted_fill: [usize; LARGEST_CANONICAL_SIDE],
-    first_row: usize,
+/// The board in one orientation, with which rows, bands and stacks are the
+/// same.
+struct Oriented {
+    grid: Vec<u8>,
+    /// For each row, the first row with the same digits in every column.
+    row_class: [u8; MAX],
+    /// For each band, the first band with the same rows, in any order.
+    band_class: [u8; MAX],
+    /// For each stack, the first stack with the same columns, in any order.
+    stack_class: [u8; MAX],
+}
+
+impl Oriented {
+    fn new(grid: Vec<u8>, side: usize, band: usize, stack: usize) -> Oriented {
+        let cells = &grid;
+        let row = |r: usize| &cells[r * side..(r + 1) * side];
+        let column = |c: usize| (0..side).map(move |r| cells[r * side + c]);
+        let mut row_class = [0u8; MAX];
+        let mut column_class = [0u8; MAX];
+        for i in 0..side {
+            row_class[i] = (0..=i).find(|&j| row(j) == row(i)).map_or(0, small);
+            column_class[i] = (0..=i).find(|&j| column(j).eq(column(i))).map_or(0, small);
+        }
+        // Groups are alike when their sorted classes are.
+        let classes = |class: &[u8; MAX], group: usize| -> [u8; MAX] {
+            let keys: Vec<Vec<u8>> = (0..side / group)
+                .map(|g| {
+                    let mut key = class[g * group..(g + 1) * group].to_vec();
+                    key.sort_unstable();
+                    key
+                })
+                .collect();
+            let mut out = [0u8; MAX];
+            for (g, key) in keys.iter().enumerate() {
+                out[g] = small(keys.iter().position(|k| k == key).unwrap_or(g));
+            }
+            out
+        };
+        let band_class = classes(&row_class, band);
+        let stack_class = classes(&column_class, stack);
+        Oriented { grid, row_class, band_class, stack_class }
+    }
+}
+
+/// The column order of the output as far as the rows so far decide it:
+/// the places `start[p]..end[p]` hold columns that are alike in every row
+/// so far, in any order (`end[p] == p + 1` for a decided place).
+#[derive(Clone, Copy)]
+struct Columns {
+    /// The column at each place.
+    order: [u8; MAX],
+    /// The place of each column.
+    place: [u8; MAX],
+    start: [u8; MAX],
+    end: [u8; MAX],
+}
+
+impl Columns {
+    /// Moves `column` to `at`, the first place of its class, deciding it;
+    /// the rest of the class stays one class.
+    fn take(&mut self, at: usize, column: usize) {
+        let from = usize::from(self.place[column]);
+        let moved = self.order[at];
+        self.order.swap(at, from);
+        self.place[usize::from(moved)] = small(from);
+        self.place[column] = small(at);
+        let end = usize::from(self.end[at]);
+        self.end[at] = small(at + 1);
+        self.start[at + 1..end].fill(small(at + 1));
+    }
+
+    /// Moves the columns of class `at..end` for which `first` holds before
+    /// the others, keeping each part one class.
+    fn split(&mut self, at: usize, end: usize, first: impl Fn(usize) -> bool) {
+        let mut members = [0u8; MAX];
+        let mut count = 0;
+        let mut middle = at;
+        for pass in [true, false] {
+            for &column in &self.order[at..end] {
+                if first(usize::from(column)) == pass {
+                    members[count] = column;
+                    count += 1;
+                }
+            }
+            if pass {
+                middle = at + count;
+            }
+        }
+        for (offset, &column) in members[..count].iter().enumerate() {
+            self.order[at + offset] = column;
+            self.place[usize::from(column)] = small(at + offset);
+        }
+        self.end[at..middle].fill(small(middle));
+        self.start[middle..end].fill(small(middle));
+    }
+
+    fn is_decided(&self, column: usize) -> bool {
+        let place = usize::from(self.place[column]);
+        usize::from(self.start[place]) == place && usize::from(self.end[place]) == place + 1
+    }
+
+    /// The orders of the columns left alike: the product of the factorials
+    /// of the classes' sizes.
+    fn orders(&self, side: usize) -> u128 {
+        let mut orders = 1u128;
+        let mut place = 0;
+        while place < side {
+            let end = usize::from(self.end[place]);
+            orders *= (1..=(end - place) as u128).product::<u128>();
+            place = end;
+        }
+        orders
+    }
+}
+
+/// The labels of the source's digits as far as the rows so far decide them.
+#[derive(Clone, Copy)]
+struct Labels {
+    /// A digit's label, 0 while it has none or it is still pending.
+    fixed: [u8; MAX + 1],
+    /// For a pending digit, its column plus 1: its label is `base` plus its
+    /// column's place less `run`, once that place is decided.
+    column: [u8; MAX + 1],
+    base: [u8; MAX + 1],
+    run: [u8; MAX + 1],
+    next: u8,
+}
+
+impl Labels {
+    fn new() -> Labels {
+        Labels { fixed: [0; MAX + 1], column: [0; MAX + 1], base: [0; MAX + 1], run: [0; MAX + 1], next: 1 }
+    }
+
+    /// Whether `digit` has appeared in the rows so far.
+    fn is_seen(&self, digit: u8) -> bool {
+        let d = usize::from(digit);
+        self.fixed[d] != 0 || self.column[d] != 0
+    }
+
+    /// The smallest label a seen `digit` can take in the cell at place
+    /// `at`, whose class starts there: the first place of its column's
+    /// class, or the next one when that class is the cell's own (the cell's
+    /// column takes `at`).
+    fn least(&self, columns: &Columns, digit: u8, at: usize) -> u8 {
+        let d = usize::from(digit);
+        if self.fixed[d] != 0 {
+            return self.fixed[d];
+        }
+        let column = usize::from(self.column[d] - 1);
+        let place = usize::from(columns.place[column]);
+        let first = if columns.is_decided(column) {
+            place
+        } else {
+            match usize::from(columns.start[place]) {
+                start if start == at => at + 1,
+                start => start,
+            }
+        };
+        self.base[d] + small(first) - self.run[d]
+    }
+
+    /// The label of `digit` in a decided cell: a new digit gets the next
+    /// label, and a pending digit's column goes first in its class.
+    fn settle(&mut self, columns: &mut Columns, digit: u8) -> u8 {
+        let d = usize::from(digit);
+        if digit == 0 {
+            return 0;
+        }
+        if self.fixed[d] == 0 {
+            if self.column[d] == 0 {
+                self.fixed[d] = self.next;
+                self.next += 1;
+            } else {
+                let column = usize::from(self.column[d] - 1);
+                if !columns.is_decided(column) {
+                    let start = usize::from(columns.start[usize::from(columns.place[column])]);
+                    columns.take(start, column);
+                }
+                self.fixed[d] = self.base[d] + columns.place[column] - self.run[d];
+            }
+        }
+        self.fixed[d]
+    }
 }
 
 impl Canonical {
     fn search(board: &Board) -> Option<Canonical> {
-        let shape = board.shape();
-        let side = shape.side();
-        // A Latin square's group moves every row and column alone: another search.
-        if !has_classic_symmetries(board) || side > LARGEST_CANONICAL_SIDE || !shape.has_boxes() {
+        if !has_classic_symmetries(board) {
             return None;
         }
-        let (band, stack) = (shape.box_rows(), shape.box_cols());
+        let shape = board.shape();
+        let side = shape.side();
+        // A Latin square moves every row and column alone: one band, one stack.
+        let (band, stack) = if shape.has_boxes() { (shape.box_rows(), shape.box_cols()) } else { (side, side) };
         let source = digits_of(board);
-        let mut orientations = vec![source.clone()];
+        let mut orientations = vec![Oriented::new(source.clone(), side, band, stack)];
+        let mut orientation_weight = 1;
         if band == stack {
-            orientations.push((0..side * side).map(|cell| source[(cell % side) * side + cell / side]).collect());
+            let transposed: Vec<u8> = (0..side * side).map(|cell| source[(cell % side) * side + cell / side]).collect();
+            if transposed == source {
+                orientation_weight = 2;
+            } else {
+                orientations.push(Oriented::new(transposed, side, band, stack));
+            }
         }
-        let mut search = Canonical { side, band, stack, best: vec![0; side * side], valid: 0, automorphisms: 0 };
+        let mut search =
+            Canonical { side, band, stack, best: vec![0; side * side], valid: 0, automorphisms: 0, cells: 0 };
         // The first row is a row, in either orientation, whose best
         // arrangement has its digits latest: its stacks by how many digits
         // they hold, fewest first, and the empty cells first in each.
         let stacks = side / stack;
-        let mut first_rows = Vec::new();
-        for grid in &orientations {
-            for row in 0..side {
-                let mut fill = [0; LARGEST_CANONICAL_SIDE];
-                for (s, f) in fill.iter_mut().enumerate().take(stacks) {
-                    *f = (0..stack).filter(|&i| grid[row * side + s * stack + i] != 0).count();
-                }
-                let mut sorted_fill = fill;
-                sorted_fill[..stacks].sort_unstable();
-                let pattern: Vec<bool> =
-                    sorted_fill[..stacks].iter().flat_map(|&f| (0..stack).map(move |i| i >= stack - f)).collect();
-                first_rows.push((
-                    pattern,
-                    Oriented { grid, columns: [0; LARGEST_CANONICAL_SIDE], fill, sorted_fill, first_row: row },
-                ));
+        let fill = |grid: &[u8], row: usize| -> [u8; MAX] {
+            let mut fill = [0u8; MAX];
+            for (s, f) in fill.iter_mut().enumerate().take(stacks) {
+                *f = small((0..stack).filter(|&i| grid[row * side + s * stack + i] != 0).count());
             }
-        }
-        let smallest = first_rows.iter().map(|(pattern, _)| pattern).min()?.clone();
-        for (pattern, mut oriented) in first_rows {
-            if pattern == smallest {
-                search.arrange_stacks(&mut oriented, 0, 0);
+            fill
+        };
+        let pattern = |fill: &[u8; MAX]| -> Vec<bool> {
+            let mut sorted = fill[..stacks].to_vec();
+            sorted.sort_unstable();
+            sorted.iter().flat_map(|&f| (0..stack).map(move |i| i >= stack - usize::from(f))).collect()
+        };
+        let smallest =
+            orientations.iter().flat_map(|oriented| (0..side).map(|row| pattern(&fill(&oriented.grid, row)))).min()?;
+        for oriented in &orientations {
+            let first_rows = (0..side).filter(|&row| pattern(&fill(&oriented.grid, row)) == smallest);
+            for (row, alike) in
+                alike_groups(first_rows, |row| (oriented.row_class[row], oriented.band_class[row / band]))
+            {
+                let row_fill = fill(&oriented.grid, row);
+                let mut sorted_fill = row_fill;
+                sorted_fill[..stacks].sort_unstable();
+                let first = FirstRow { row, fill: row_fill, sorted_fill };
+                search.arrange_stacks(oriented, &first, [0; MAX], 0, 0, orientation_weight * alike);
+                if search.cells > CANONICAL_CELL_BUDGET {
+                    return None;
+                }
             }
         }
         Some(search)
@@ -217,213 +430,165 @@ impl Canonical {
 
     /// Chooses the source stack of output stack `slot` (one whose first-row
     /// fill is that slot's), for each stack not in `taken` (a bit set).
-    fn arrange_stacks(&mut self, board: &mut Oriented<'_>, slot: usize, taken: u32) {
-        let stacks = self.side / self.stack;
-        if slot == stacks {
+    fn arrange_stacks(
+        &mut self,
+        board: &Oriented,
+        first: &FirstRow,
+        mut stacks: [u8; MAX],
+        slot: usize,
+        taken: u32,
+        weight: u128,
+    ) {
+        let count = self.side / self.stack;
+        if slot == count {
             // Each stack's columns start as one class, in any order.
-            let mut columns = Columns { order: [0; LARGEST_CANONICAL_SIDE], end: [0; LARGEST_CANONICAL_SIDE] };
-            for (position, &column) in board.columns[..self.side].iter().enumerate() {
-                columns.order[position] = column;
-                columns.end[position] = (position / self.stack + 1) * self.stack;
+            let mut columns = Columns { order: [0; MAX], place: [0; MAX], start: [0; MAX], end: [0; MAX] };
+            for place in 0..self.side {
+                let column = usize::from(stacks[place / self.stack]) * self.stack + place % self.stack;
+                columns.order[place] = small(column);
+                columns.place[column] = small(place);
+                columns.start[place] = small(place / self.stack * self.stack);
+                columns.end[place] = small((place / self.stack + 1) * self.stack);
             }
-            let mut used = [false; LARGEST_CANONICAL_SIDE];
-            self.place_row(board, 0, board.first_row, &mut used, [0; SYMBOLS.len()], 1, &columns);
+            let mut used = [false; MAX];
+            self.place_row(board, 0, first.row, &mut used, columns, Labels::new(), weight);
             return;
         }
-        for s in 0..stacks {
-            if taken >> s & 1 == 0 && board.fill[s] == board.sorted_fill[slot] {
-                for i in 0..self.stack {
-                    board.columns[slot * self.stack + i] = s * self.stack + i;
-                }
-                self.arrange_stacks(board, slot + 1, taken | 1 << s);
-            }
+        let free = (0..count).filter(|&s| taken >> s & 1 == 0 && first.fill[s] == first.sorted_fill[slot]);
+        for (s, alike) in alike_groups(free, |s| (board.stack_class[s], 0)) {
+            stacks[slot] = small(s);
+            self.arrange_stacks(board, first, stacks, slot + 1, taken | 1 << s, weight * alike);
         }
     }
 
-    /// Puts source row `row` at output row `at`, its columns ordered within
-    /// each class of `columns` to make it smallest: empty cells first (still
-    /// one class, for later rows to order), then digits already labelled, by
-    /// label, then new digits in every order. Goes on with the rows after
-    /// it, keeping what is no larger than the best so far.
+    /// Puts source row `row` at output row `at`, then goes on with the rows
+    /// after it, keeping what is no larger than the best so far.
     #[expect(clippy::too_many_arguments, reason = "the state of one step of the search")]
     fn place_row(
         &mut self,
-        board: &Oriented<'_>,
+        board: &Oriented,
         at: usize,
         row: usize,
-        used: &mut [bool; LARGEST_CANONICAL_SIDE],
-        labels: [u8; SYMBOLS.len()],
-        next_label: u8,
-        columns: &Columns,
+        used: &mut [bool; MAX],
+        columns: Columns,
+        labels: Labels,
+        weight: u128,
     ) {
-        let side = self.side;
-        let digit = |column: usize| board.grid[row * side + column];
-        let mut split = *columns;
-        // For each place of a new digit, the columns it may be taken from.
-        let mut choices = [0u32; LARGEST_CANONICAL_SIDE];
         let smaller = at >= self.valid;
-        if (0..side).all(|p| columns.end[p] == p + 1) {
-            // Every column decided: nothing to split or choose.
-            self.fill_row(board, at, row, used, labels, next_label, &mut split, &choices, 0, 0, smaller);
-            return;
-        }
-        let mut start = 0;
-        while start < side {
-            let end = columns.end[start];
-            let members = &columns.order[start..end];
-            let mut place = start;
-            for &column in members.iter().filter(|&&c| digit(c) == 0) {
-                split.order[place] = column;
-                place += 1;
-            }
-            split.end[start..place].fill(place);
-            let labelled_from = place;
-            for &column in members.iter().filter(|&&c| digit(c) != 0 && labels[usize::from(digit(c))] != 0) {
-                // Insertion by label: a class holds a few columns.
-                let label = labels[usize::from(digit(column))];
-                let mut at_place = place;
-                while at_place > labelled_from && labels[usize::from(digit(split.order[at_place - 1]))] > label {
-                    split.order[at_place] = split.order[at_place - 1];
-                    at_place -= 1;
-                }
-                split.order[at_place] = column;
-                place += 1;
-            }
-            for (offset, decided) in split.end[labelled_from..place].iter_mut().enumerate() {
-                *decided = labelled_from + offset + 1;
-            }
-            let new = members
-                .iter()
-                .filter(|&&c| digit(c) != 0 && labels[usize::from(digit(c))] == 0)
-                .fold(0u32, |m, &c| m | 1 << c);
-            choices[place..end].fill(new);
-            for (offset, decided) in split.end[place..end].iter_mut().enumerate() {
-                *decided = place + offset + 1;
-            }
-            start = end;
-        }
-        self.fill_row(board, at, row, used, labels, next_label, &mut split, &choices, 0, 0, smaller);
+        self.fill_row(board, at, row, used, columns, labels, 0, smaller, weight);
     }
 
-    /// Writes output row `at` from place `place` on, choosing the column of
-    /// each new digit's place from `left` (the columns of its run not yet
-    /// placed), and compares it with the best as it goes.
+    /// Writes output row `at` from place `place` on, comparing it with the
+    /// best as it goes ([`advance`] gives the values), and tries each
+    /// column of a tie in turn. Then goes on with the rows after it.
     #[expect(clippy::too_many_arguments, reason = "the state of one step of the search")]
     fn fill_row(
         &mut self,
-        board: &Oriented<'_>,
+        board: &Oriented,
         at: usize,
         row: usize,
-        used: &mut [bool; LARGEST_CANONICAL_SIDE],
-        mut labels: [u8; SYMBOLS.len()],
-        mut next_label: u8,
-        columns: &mut Columns,
-        choices: &[u32; LARGEST_CANONICAL_SIDE],
+        used: &mut [bool; MAX],
+        mut columns: Columns,
+        mut labels: Labels,
         mut place: usize,
-        mut left: u32,
         mut smaller: bool,
+        weight: u128,
     ) {
         let side = self.side;
         let start = at * side;
-        while place < side {
-            if choices[place] != 0 {
-                // The first place of a run of new digits starts with all of them.
-                if place == 0 || choices[place - 1] != choices[place] {
-                    left = choices[place];
-                }
-                if !self.keep(start + place, next_label, &mut smaller) {
-                    return;
-                }
-                let mut options = left;
+        let digits = &board.grid[row * side..(row + 1) * side];
+        if self.cells > CANONICAL_CELL_BUDGET {
+            return;
+        }
+        let keep = |p: usize, value: u8| self.keep(start + p, value, &mut smaller);
+        match advance(digits, &mut columns, &mut labels, &mut place, keep) {
+            Advance::Done => {}
+            Advance::Cut => return,
+            Advance::Tie(mut ties) => {
                 // After the first option, the best holds this row up to
                 // here: the others are compared with it, not written over it.
                 let mut first = true;
-                while options != 0 {
-                    let column = options.trailing_zeros() as usize;
-                    options &= options - 1;
-                    let digit = usize::from(board.grid[row * side + column]);
-                    let mut labels = labels;
-                    labels[digit] = next_label;
-                    columns.order[place] = column;
-                    let mut chosen = *columns;
-                    self.fill_row(
-                        board,
-                        at,
-                        row,
-                        used,
-                        labels,
-                        next_label + 1,
-                        &mut chosen,
-                        choices,
-                        place + 1,
-                        left & !(1 << column),
-                        smaller && first,
-                    );
+                while ties != 0 {
+                    let column = ties.trailing_zeros() as usize;
+                    ties &= ties - 1;
+                    let (mut columns, mut labels) = (columns, labels);
+                    columns.take(place, column);
+                    labels.settle(&mut columns, digits[column]);
+                    self.fill_row(board, at, row, used, columns, labels, place + 1, smaller && first, weight);
                     first = false;
                 }
                 return;
             }
-            let digit = board.grid[row * side + columns.order[place]];
-            let value = if digit == 0 {
-                0
-            } else {
-                let label = &mut labels[usize::from(digit)];
-                if *label == 0 {
-                    *label = next_label;
-                    next_label += 1;
-                }
-                *label
-            };
-            if !self.keep(start + place, value, &mut smaller) {
-                return;
-            }
-            place += 1;
         }
         if smaller {
             self.valid = at + 1;
             self.automorphisms = 0;
         }
         if at + 1 == side {
-            // Columns still in one class are empty in every row: each order
+            // Columns still in one class are alike in every row: each order
             // of them gives this same board.
-            let mut orders = 1;
-            let mut p = 0;
-            while p < side {
-                orders *= (1..=(columns.end[p] - p) as u64).product::<u64>();
-                p = columns.end[p];
-            }
-            self.automorphisms += orders;
+            self.automorphisms += weight * columns.orders(side);
             return;
         }
         used[row] = true;
         let next = at + 1;
         let band = self.band;
-        if next % band == 0 {
+        let candidates = if next % band == 0 {
             // A new band: any row of a band not used yet.
-            for first in (0..side).step_by(band) {
-                if !used[first..first + band].contains(&true) {
-                    for candidate in first..first + band {
-                        self.place_row(board, next, candidate, used, labels, next_label, columns);
-                    }
-                }
-            }
+            let bands = (0..side / band).filter(|b| !used[b * band..(b + 1) * band].contains(&true));
+            let rows = bands.flat_map(|b| b * band..(b + 1) * band);
+            alike_groups(rows, |r| (board.row_class[r], board.band_class[r / band]))
         } else {
             let first = row / band * band;
-            for candidate in first..first + band {
-                if !used[candidate] {
-                    self.place_row(board, next, candidate, used, labels, next_label, columns);
-                }
+            let rows = (first..first + band).filter(|&r| !used[r]);
+            alike_groups(rows, |r| (board.row_class[r], 0))
+        };
+        // Only the rows that come out smallest here can lead to the
+        // smallest board: the others are not searched below.
+        let mut least = [u8::MAX; MAX];
+        let mut outputs = Vec::with_capacity(candidates.len());
+        for &(candidate, _) in &candidates {
+            let output = self.row_output(board, candidate, columns, labels);
+            if output < least {
+                least = output;
+            }
+            outputs.push(output);
+        }
+        for (&(candidate, alike), output) in candidates.iter().zip(&outputs) {
+            if *output == least {
+                self.place_row(board, next, candidate, used, columns, labels, weight * alike);
             }
         }
         used[row] = false;
     }
-}
 
-impl Canonical {
+    /// What source row `row` would come out as next, the first column of
+    /// each tie taken (a tie's columns give the same row).
+    fn row_output(&mut self, board: &Oriented, row: usize, mut columns: Columns, mut labels: Labels) -> [u8; MAX] {
+        let side = self.side;
+        self.cells += side as u64;
+        let digits = &board.grid[row * side..(row + 1) * side];
+        let mut output = [0u8; MAX];
+        let mut place = 0;
+        let write = |p: usize, value: u8| {
+            output[p] = value;
+            true
+        };
+        let mut write = write;
+        while let Advance::Tie(ties) = advance(digits, &mut columns, &mut labels, &mut place, &mut write) {
+            let column = ties.trailing_zeros() as usize;
+            columns.take(place, column);
+            labels.settle(&mut columns, digits[column]);
+            place += 1;
+        }
+        output
+    }
+
     /// Compares `value`, at `index` of the output, with the best: `false`
     /// when the output is larger there (the branch is cut). Once smaller,
     /// the output is written over the best.
     fn keep(&mut self, index: usize, value: u8, smaller: &mut bool) -> bool {
+        self.cells += 1;
         if !*smaller {
             match value.cmp(&self.best[index]) {
                 std::cmp::Ordering::Greater => return false,
@@ -438,19 +603,135 @@ impl Canonical {
     }
 }
 
-/// The column order of the output as far as the rows so far decide it:
-/// the places `p..end[p]` hold columns that are alike in every row so far,
-/// in any order (`end[p] == p + 1` for a decided place).
-#[derive(Clone, Copy)]
-struct Columns {
-    order: [usize; LARGEST_CANONICAL_SIDE],
-    end: [usize; LARGEST_CANONICAL_SIDE],
+/// A place, column, row, stack, count or label of the search, which are
+/// all at most [`MAX_SIDE`] + 1, as it stores them.
+#[expect(clippy::cast_possible_truncation, reason = "at most 26")]
+fn small(n: usize) -> u8 {
+    debug_assert!(n <= MAX_SIDE + 1);
+    n as u8
+}
+
+/// How [`advance`] stopped.
+enum Advance {
+    /// The row is written.
+    Done,
+    /// `emit` said to stop.
+    Cut,
+    /// Columns of the class at the place reached give its value alike
+    /// (pending digits whose columns share a class): the caller takes one,
+    /// settles its digit and goes on from the next place.
+    Tie(u32),
+}
+
+/// Gives the values of a row of `digits` from `place` on to `emit`, which
+/// says whether to go on, ordering the columns within each class: empty
+/// cells first (still one class), then seen digits, smallest label first,
+/// then new digits as a run labelled by place, its order left to later rows.
+fn advance(
+    digits: &[u8],
+    columns: &mut Columns,
+    labels: &mut Labels,
+    place: &mut usize,
+    mut emit: impl FnMut(usize, u8) -> bool,
+) -> Advance {
+    let side = digits.len();
+    let digit = |column: u8| digits[usize::from(column)];
+    while *place < side {
+        let at = *place;
+        let end = usize::from(columns.end[at]);
+        if end == at + 1 {
+            let here = digit(columns.order[at]);
+            let value = labels.settle(columns, here);
+            if !emit(at, value) {
+                return Advance::Cut;
+            }
+            *place += 1;
+            continue;
+        }
+        let members = &columns.order[at..end];
+        let empty = members.iter().filter(|&&c| digit(c) == 0).count();
+        if empty > 0 {
+            if empty < end - at {
+                columns.split(at, end, |c| digits[c] == 0);
+            }
+            for p in at..at + empty {
+                if !emit(p, 0) {
+                    return Advance::Cut;
+                }
+            }
+            *place += empty;
+            continue;
+        }
+        let mut least = u8::MAX;
+        let mut ties = 0u32;
+        for &column in members {
+            let d = digit(column);
+            if labels.is_seen(d) {
+                let label = labels.least(columns, d, at);
+                if label < least {
+                    (least, ties) = (label, 0);
+                }
+                if label == least {
+                    ties |= 1 << column;
+                }
+            }
+        }
+        if ties == 0 {
+            // Every digit new: labelled by place, the order left to later rows.
+            for (offset, &column) in members.iter().enumerate() {
+                let d = usize::from(digit(column));
+                labels.column[d] = column + 1;
+                labels.base[d] = labels.next;
+                labels.run[d] = small(at);
+                if !emit(at + offset, labels.next + small(offset)) {
+                    return Advance::Cut;
+                }
+            }
+            labels.next += small(end - at);
+            *place = end;
+            continue;
+        }
+        if !emit(at, least) {
+            return Advance::Cut;
+        }
+        if ties.count_ones() > 1 {
+            return Advance::Tie(ties);
+        }
+        let column = ties.trailing_zeros() as usize;
+        columns.take(at, column);
+        labels.settle(columns, digits[column]);
+        *place += 1;
+    }
+    Advance::Done
+}
+
+/// The first row of the output, with how many digits each of its stacks
+/// holds, and the same sorted: the fill of each output stack.
+struct FirstRow {
+    row: usize,
+    fill: [u8; MAX],
+    sorted_fill: [u8; MAX],
+}
+
+/// The first of each group of `items` with the same `key`, and how many
+/// the group holds: items that a symmetry of the board swaps, of which one
+/// is searched for all.
+fn alike_groups(items: impl Iterator<Item = usize>, key: impl Fn(usize) -> (u8, u8)) -> Vec<(usize, u128)> {
+    let mut groups: Vec<((u8, u8), usize, u128)> = Vec::new();
+    for item in items {
+        let k = key(item);
+        match groups.iter_mut().find(|(seen, _, _)| *seen == k) {
+            Some((_, _, count)) => *count += 1,
+            None => groups.push((k, item, 1)),
+        }
+    }
+    groups.into_iter().map(|(_, item, count)| (item, count)).collect()
 }
 
 /// The text of `digits` (row-major, 0 for empty).
 #[cfg(test)]
 fn text_of(digits: &[u8]) -> String {
-    digits.iter().map(|&d| SYMBOLS[usize::from(d)] as char).collect()
+    digits.iter().map(|&d| super::SYMBOLS[usize::from(d)] as char).collect()
 }
 
 #[cfg(test)]

@@ -273,7 +273,6 @@ fn automorphisms_count_the_symmetries_that_fix_a_board() {
 
 #[test]
 fn boards_without_a_searched_group_have_no_canonical_form_but_can_be_relabelled() {
-    assert_eq!(Board::empty(Shape::new(4, 4)).canonical(), None);
     let windoku = Rules::new(Shape::NINE).with_windows();
     let puzzle = Generator::new(windoku).seed(1).puzzles().next().unwrap();
     assert_eq!(puzzle.canonical(), None);
@@ -289,7 +288,7 @@ fn boards_without_a_searched_group_have_no_canonical_form_but_can_be_relabelled(
 /// Every grid symmetry of a board of boxes `band` x `stack` (transposed too
 /// when square), each with the relabelling by first appearance: the
 /// smallest text and how many symmetries give it.
-fn smallest_by_brute_force(board: &Board) -> (String, u64) {
+fn smallest_by_brute_force(board: &Board) -> (String, u128) {
     use itertools::Itertools;
     let shape = board.shape();
     let (side, band, stack) = (shape.side(), shape.box_rows(), shape.box_cols());
@@ -306,8 +305,9 @@ fn smallest_by_brute_force(board: &Board) -> (String, u64) {
     };
     let (rows, columns) = (grouped(band), grouped(stack));
     let source: Vec<u8> = board.cells().map(|d| d.unwrap_or(0)).collect();
-    let (mut best, mut count): (Option<Vec<u8>>, u64) = (None, 0);
-    let orientations: &[bool] = if band == stack { &[false, true] } else { &[false] };
+    let (mut best, mut count): (Option<Vec<u8>>, u128) = (None, 0);
+    // A Latin square's rows and columns trade places as square boxes do.
+    let orientations: &[bool] = if band == stack || !shape.has_boxes() { &[false, true] } else { &[false] };
     for &transpose in orientations {
         for r in &rows {
             for c in &columns {
@@ -354,6 +354,66 @@ fn canonical_forms_and_automorphisms_of_6x6_boards_agree_with_brute_force() {
 }
 
 #[test]
+fn canonical_forms_and_automorphisms_of_sparse_boards_and_latin_squares_agree_with_brute_force() {
+    // A small xorshift: the boards only need to vary.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut below = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let shapes = [Shape::new(2, 2), Shape::new(2, 3), Shape::latin(4), Shape::latin(5)];
+    for round in 0..48 {
+        let shape = shapes[round % shapes.len()];
+        let grid = Board::empty(shape).solve().unwrap().transformed(below(u64::MAX));
+        // From nearly empty to nearly full, and boards that keep only the
+        // smallest digits, whose symmetries are many without two rows alike.
+        let keep = below(101);
+        let smallest = u8::try_from(below(3)).unwrap() + 1;
+        let cells: String = grid
+            .cells()
+            .map(|digit| {
+                let digit = digit.unwrap();
+                let kept = if round % 3 == 0 { digit <= smallest } else { below(100) < keep };
+                if kept { char::from(b'0' + digit) } else { '.' }
+            })
+            .collect();
+        let board = Rules::new(shape).parse(&cells).unwrap();
+        let (text, count) = smallest_by_brute_force(&board);
+        assert_eq!(board.canonical().unwrap().as_str(), text, "{board}");
+        assert_eq!(board.automorphisms(), Some(count), "{board}");
+    }
+}
+
+#[test]
+fn canonical_forms_of_16x16_and_25x25_boards_are_the_same_for_every_equivalent() {
+    // The whole group fixes the empty board: 2 transpositions, 24^5 orders
+    // of rows and as many of columns on 16x16; 120^6 each on 25x25.
+    assert_eq!(Board::empty(Shape::new(4, 4)).automorphisms(), Some(2 * 24u128.pow(10)));
+    assert_eq!(Board::empty(Shape::new(5, 5)).automorphisms(), Some(2 * 120u128.pow(12)));
+    assert_eq!(Board::empty(Shape::new(3, 4)).automorphisms(), Some(24u128.pow(4) * 6u128.pow(5)));
+    for name in ["hard16.txt", "minimal16.txt", "hard25.txt"] {
+        for line in load(name).iter().step_by(3) {
+            let board: Board = line.split_whitespace().next().unwrap().parse().unwrap();
+            let grid = board.solve().unwrap();
+            // The grid's cells that hold its smallest digit: many symmetries,
+            // no two rows alike.
+            let one: Board =
+                grid.as_str().chars().map(|c| if c == '1' { '1' } else { '.' }).collect::<String>().parse().unwrap();
+            for board in [board, grid, one] {
+                let canonical = board.canonical().unwrap();
+                assert_eq!(canonical.canonical().as_ref(), Some(&canonical), "{board}");
+                assert_eq!(canonical.automorphisms(), board.automorphisms(), "{board}");
+                for seed in 0..2 {
+                    assert_eq!(board.transformed(seed).canonical().as_ref(), Some(&canonical), "{board} seed {seed}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 #[ignore = "release mode: run by .ci/run"]
 fn canonical_forms_and_automorphisms_of_9x9_boards_agree_with_brute_force() {
     let easy: Board =
@@ -361,7 +421,10 @@ fn canonical_forms_and_automorphisms_of_9x9_boards_agree_with_brute_force() {
     let symmetric: Board =
         "123456789456789123789123456234567891567891234891234567345678912678912345912345678".parse().unwrap();
     let corners: Board = format!("1{}2", ".".repeat(79)).parse().unwrap();
-    for (board, expected) in [(&easy, 1), (&easy.solve().unwrap(), 1), (&symmetric, 54), (&corners, 2304)] {
+    let ones: Board =
+        symmetric.as_str().chars().map(|c| if c == '1' { '1' } else { '.' }).collect::<String>().parse().unwrap();
+    for (board, expected) in [(&easy, 1), (&easy.solve().unwrap(), 1), (&symmetric, 54), (&corners, 2304), (&ones, 72)]
+    {
         let (text, count) = smallest_by_brute_force(board);
         assert_eq!(count, expected, "{board}");
         assert_eq!(board.canonical().unwrap().as_str(), text, "{board}");

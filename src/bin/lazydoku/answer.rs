@@ -359,7 +359,7 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle
         .board
         .canonical()
-        .ok_or("no canonical form: only classic rules (no jigsaw, diagonals, windows or cages) up to 9x9 have one")?;
+        .ok_or("no canonical form: only classic rules (no jigsaw, diagonals, windows or cages) have one")?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
         status: Status::Found,

@@ -113,7 +113,7 @@ enum Command {
     Explain(BatchArgs),
     /// Print the canonical form of each puzzle: the smallest equivalent under the symmetries of
     /// its rules (bands, rows, stacks, columns, transposition and relabelling), so that
-    /// equivalent puzzles print the same line. Classic rules up to 9x9.
+    /// equivalent puzzles print the same line. Classic rules of every size.
     #[command(after_help = "Example:\n  lazydoku canon --unique puzzles.txt > distinct.txt")]
     Canon {
         /// Leave out puzzles equivalent to an earlier one.
