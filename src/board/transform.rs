@@ -91,13 +91,13 @@ impl Board {
     /// transposed, which would change the shape) and Latin squares (every
     /// row and every column moved alone, and transposed). 9x9 puzzles take
     /// some 20 µs, 25x25 puzzles under a millisecond, full 25x25 grids some
-    /// 20 ms.
+    /// 10 ms.
     ///
     /// `None` for rules other than the classic ones (jigsaw, X, windoku,
     /// killer), whose symmetries are other groups, and for a board whose
-    /// search passes a fixed bound of work, more than seven times what the
-    /// slowest board seen needed (the cells of one digit of a 25x25 grid,
-    /// fixed by 28,800 symmetries, in 0.3 s).
+    /// search passes a fixed bound of work, ten times what the slowest
+    /// board seen needed (the cells of one digit of a 25x25 grid, fixed by
+    /// 28,800 symmetries, in 0.2 s).
     ///
     /// ```
     /// use lazydoku::Board;
@@ -161,7 +161,7 @@ const CANONICAL_CELL_BUDGET: u64 = 1 << 28;
 /// rows of the output, each row's columns ordered within the classes of
 /// columns the rows before left alike.
 ///
-/// Three things keep it small:
+/// Four things keep it small:
 /// - A run of digits that first appear in one row, in columns still alike,
 ///   gets its labels by place, whatever the order of those columns: the
 ///   order is left to later rows, and a later row that shows one of those
@@ -171,6 +171,9 @@ const CANONICAL_CELL_BUDGET: u64 = 1 << 28;
 ///   order of their rows or columns) are symmetries of the board: of those,
 ///   one is tried, its automorphisms counted once for each.
 /// - A board equal to its transpose is searched in one orientation.
+/// - Of the rows that may come next, only those that come out smallest
+///   (each tie's columns tried) are searched further: searching one that a
+///   later candidate beats would be wasted.
 struct Canonical {
     side: usize,
     band: usize,
@@ -544,44 +547,24 @@ impl Canonical {
             alike_groups(rows, |r| (board.row_class[r], 0))
         };
         // Only the rows that come out smallest here can lead to the
-        // smallest board: the others are not searched below.
+        // smallest board: the others are not searched below. `least` starts
+        // as the best's row, where that is known, and only comes down.
         let mut least = [u8::MAX; MAX];
-        let mut outputs = Vec::with_capacity(candidates.len());
-        for &(candidate, _) in &candidates {
-            let output = self.row_output(board, candidate, columns, labels);
-            if output < least {
-                least = output;
-            }
-            outputs.push(output);
+        if next < self.valid {
+            least[..side].copy_from_slice(&self.best[next * side..(next + 1) * side]);
         }
-        for (&(candidate, alike), output) in candidates.iter().zip(&outputs) {
-            if *output == least {
+        let mut smallest = Vec::with_capacity(candidates.len());
+        for &(candidate, _) in &candidates {
+            let digits = &board.grid[candidate * side..(candidate + 1) * side];
+            let reached = smallest_row(digits, columns, labels, 0, [0; MAX], &mut least, &mut self.cells);
+            smallest.push(reached.then_some(least));
+        }
+        for (&(candidate, alike), row_least) in candidates.iter().zip(&smallest) {
+            if *row_least == Some(least) {
                 self.place_row(board, next, candidate, used, columns, labels, weight * alike);
             }
         }
         used[row] = false;
-    }
-
-    /// What source row `row` would come out as next, the first column of
-    /// each tie taken (a tie's columns give the same row).
-    fn row_output(&mut self, board: &Oriented, row: usize, mut columns: Columns, mut labels: Labels) -> [u8; MAX] {
-        let side = self.side;
-        self.cells += side as u64;
-        let digits = &board.grid[row * side..(row + 1) * side];
-        let mut output = [0u8; MAX];
-        let mut place = 0;
-        let write = |p: usize, value: u8| {
-            output[p] = value;
-            true
-        };
-        let mut write = write;
-        while let Advance::Tie(ties) = advance(digits, &mut columns, &mut labels, &mut place, &mut write) {
-            let column = ties.trailing_zeros() as usize;
-            columns.take(place, column);
-            labels.settle(&mut columns, digits[column]);
-            place += 1;
-        }
-        output
     }
 
     /// Compares `value`, at `index` of the output, with the best: `false`
@@ -703,6 +686,56 @@ fn advance(
         *place += 1;
     }
     Advance::Done
+}
+
+/// Whether a row of `digits` can come out, from `place` on after
+/// `output`'s first places, no larger than `least`, each column of a tie
+/// tried (the rest of the row depends on which one is taken); `least`
+/// becomes the smallest such row. Each cell written is one of `cells`.
+fn smallest_row(
+    digits: &[u8],
+    mut columns: Columns,
+    mut labels: Labels,
+    mut place: usize,
+    mut output: [u8; MAX],
+    least: &mut [u8; MAX],
+    cells: &mut u64,
+) -> bool {
+    let side = digits.len();
+    let mut below = output[..place] < least[..place];
+    let emit = |p: usize, value: u8| {
+        *cells += 1;
+        output[p] = value;
+        if !below {
+            match value.cmp(&least[p]) {
+                std::cmp::Ordering::Greater => return false,
+                std::cmp::Ordering::Less => below = true,
+                std::cmp::Ordering::Equal => {}
+            }
+        }
+        true
+    };
+    match advance(digits, &mut columns, &mut labels, &mut place, emit) {
+        Advance::Cut => false,
+        Advance::Done => {
+            if output[..side] < least[..side] {
+                least[..side].copy_from_slice(&output[..side]);
+            }
+            true
+        }
+        Advance::Tie(mut ties) => {
+            let mut reached = false;
+            while ties != 0 {
+                let column = ties.trailing_zeros() as usize;
+                ties &= ties - 1;
+                let (mut columns, mut labels) = (columns, labels);
+                columns.take(place, column);
+                labels.settle(&mut columns, digits[column]);
+                reached |= smallest_row(digits, columns, labels, place + 1, output, least, cells);
+            }
+            reached
+        }
+    }
 }
 
 /// The first row of the output, with how many digits each of its stacks
