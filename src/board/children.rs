@@ -34,7 +34,17 @@ impl Children {
 
     /// The children of `parent`.
     pub(crate) fn new(parent: &Board) -> Children {
-        let Some(parent) = parent.settled_to_branch() else { return Children::none() };
+        if parent.is_complete() {
+            return Children::none();
+        }
+        Children::of(parent.clone())
+    }
+
+    /// The children of `parent`, which they keep: no copy of it is made.
+    pub(crate) fn of(mut parent: Board) -> Children {
+        if parent.is_complete() || (!parent.is_settled() && parent.settle().is_err()) {
+            return Children::none();
+        }
         match parent.branch_cell() {
             Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
             // Propagation alone completed it.

@@ -298,18 +298,19 @@ impl Iterator for Solutions {
     /// returned, one copy fewer per node than [`Iterator::filter`] makes.
     fn next(&mut self) -> Option<Board> {
         loop {
-            let node = self.search.pop();
-            let Some(board) = &node else { return None };
             // Taken before the budget is asked: a search that has ended has
             // not run out.
+            let board = self.search.pop()?;
             if !self.meter.tick() {
-                self.search.put_back(node);
+                self.search.put_back(Some(board));
                 return None;
             }
-            self.search.expand(board);
             if board.is_complete() {
-                return node;
+                return Some(board);
             }
+            // The children keep the board itself, not a copy: it is not
+            // returned.
+            self.search.push_children(Children::of(board));
         }
     }
 

@@ -171,6 +171,14 @@ where
     #[inline]
     pub(crate) fn expand(&mut self, node: &N) {
         let children = self.successors.successors(node).into_iter();
+        self.push_children(children);
+    }
+
+    /// Hands children made by the caller to the frontier, as [`Search::expand`]
+    /// does with those its successors make: for a walk that can build them
+    /// from a node it owns without a copy.
+    #[inline]
+    pub(crate) fn push_children(&mut self, children: IN::IntoIter) {
         // An iterator that says it has nothing (a leaf) is not worth a slot.
         if children.size_hint().1 != Some(0) {
             self.frontier.push(children);
