@@ -368,15 +368,53 @@ impl General {
                         .map(|&c| usize::from(c))
                         .all(|c| self.text[c] != EMPTY || self.cands[c] & set & !placed != 0)
             };
+            // The empty cells and their candidates: on a small cage, each
+            // cell keeps the digits it takes in some filling of the cage by
+            // distinct digits of a set that fits (every cell's digit its
+            // own candidate), rather than every digit of those sets.
+            let mut empty = [(0usize, 0u32); EXACT_CAGE_CELLS];
+            let mut count = 0;
+            for &cell in &cage.cells {
+                let cell = usize::from(cell);
+                if self.text[cell] == EMPTY {
+                    if count < EXACT_CAGE_CELLS {
+                        empty[count] = (cell, self.cands[cell]);
+                    }
+                    count += 1;
+                }
+            }
+            // One empty cell keeps the same digits either way.
+            let exact = (2..=EXACT_CAGE_CELLS).contains(&count);
+            let mut supports = [0u32; EXACT_CAGE_CELLS];
             let (mut allowed, mut any) = (0, false);
             for &set in cage.combinations.iter().filter(|&&set| fits(set)) {
-                allowed |= set;
-                any = true;
+                if exact {
+                    let digits = set & !placed;
+                    // A set that could add no digit to any cell is not tried
+                    // once some filling is known.
+                    let adds = || empty.iter().zip(&supports).take(count).any(|(&(_, c), &s)| c & digits & !s != 0);
+                    if (!any || adds()) && fill_supports(&empty[..count], digits, &mut supports) {
+                        any = true;
+                    }
+                } else {
+                    allowed |= set;
+                    any = true;
+                }
             }
             // No set fits: the cage cannot be completed, or it is full and
             // its digits do not add up.
             if !any {
                 return Err(self.fail(Conflict::Cell(cage.cells[0])));
+            }
+            if exact {
+                for (&(cell, cands), &support) in empty.iter().zip(&supports).take(count) {
+                    let gone = cands & !support;
+                    if gone != 0 {
+                        self.eliminate(g, cell, gone, pending)?;
+                        changed = true;
+                    }
+                }
+                continue;
             }
             let allowed = allowed & !placed;
             for &cell in &cage.cells {
@@ -812,4 +850,70 @@ impl Engine for General {
         let cell = self.fewest_candidate_cells().take(8).max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
         Some((cell, self.cands[cell]))
     }
+}
+
+/// The most empty cells of a cage whose candidates [`General::cage_sums`]
+/// narrows exactly, by trying every filling: at most 6! per set of digits.
+const EXACT_CAGE_CELLS: usize = 6;
+
+/// Adds to `supports` each cell's digits in every filling of `cells` (each
+/// with its candidates) by the distinct `digits`, one each; whether there
+/// is any.
+fn fill_supports(cells: &[(usize, u32)], digits: u32, supports: &mut [u32]) -> bool {
+    // Two and three cells, most of the cages being narrowed, by hand: with
+    // as many digits as cells (cage cells are peers, so placed digits are
+    // distinct), each order of them is a filling when every cell has its
+    // digit.
+    let exact_count = digits.count_ones() as usize == cells.len();
+    match *cells {
+        [(_, first), (_, second)] if exact_count => {
+            let low = digits & digits.wrapping_neg();
+            let high = digits ^ low;
+            let mut any = false;
+            for (one, two) in [(low, high), (high, low)] {
+                if first & one != 0 && second & two != 0 {
+                    supports[0] |= one;
+                    supports[1] |= two;
+                    any = true;
+                }
+            }
+            return any;
+        }
+        [(_, first), (_, second), (_, third)] if exact_count => {
+            let low = digits & digits.wrapping_neg();
+            let middle = (digits ^ low) & (digits ^ low).wrapping_neg();
+            let high = digits ^ low ^ middle;
+            let mut any = false;
+            let orders = [
+                (low, middle, high),
+                (low, high, middle),
+                (middle, low, high),
+                (middle, high, low),
+                (high, low, middle),
+                (high, middle, low),
+            ];
+            for (one, two, three) in orders {
+                if first & one != 0 && second & two != 0 && third & three != 0 {
+                    supports[0] |= one;
+                    supports[1] |= two;
+                    supports[2] |= three;
+                    any = true;
+                }
+            }
+            return any;
+        }
+        _ => {}
+    }
+    let Some((&(_, candidates), rest)) = cells.split_first() else { return true };
+    let mut options = candidates & digits;
+    let mut any = false;
+    while options != 0 {
+        let digit = options & options.wrapping_neg();
+        options ^= digit;
+        if fill_supports(rest, digits & !digit, &mut supports[1..]) {
+            supports[0] |= digit;
+            any = true;
+        }
+    }
+    any
 }
