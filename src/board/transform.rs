@@ -514,9 +514,7 @@ impl Canonical {
                 while ties != 0 {
                     let column = ties.trailing_zeros() as usize;
                     ties &= ties - 1;
-                    let (mut columns, mut labels) = (columns, labels);
-                    columns.take(place, column);
-                    labels.settle(&mut columns, digits[column]);
+                    let (columns, labels) = taking(columns, labels, place, column, digits);
                     self.fill_row(board, at, row, used, columns, labels, place + 1, smaller && first, weight);
                     first = false;
                 }
@@ -572,12 +570,8 @@ impl Canonical {
     /// the output is written over the best.
     fn keep(&mut self, index: usize, value: u8, smaller: &mut bool) -> bool {
         self.cells += 1;
-        if !*smaller {
-            match value.cmp(&self.best[index]) {
-                std::cmp::Ordering::Greater => return false,
-                std::cmp::Ordering::Less => *smaller = true,
-                std::cmp::Ordering::Equal => {}
-            }
+        if !no_larger(value, self.best[index], smaller) {
+            return false;
         }
         if *smaller {
             self.best[index] = value;
@@ -688,6 +682,29 @@ fn advance(
     Advance::Done
 }
 
+/// One cell of an output compared with the same cell of `bound`, the
+/// cells before it equal unless `below` says the output is already
+/// smaller: `false` when the output is larger here, and `below` set once it
+/// is smaller.
+fn no_larger(value: u8, bound: u8, below: &mut bool) -> bool {
+    if !*below {
+        match value.cmp(&bound) {
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Less => *below = true,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    true
+}
+
+/// The columns and labels after `column` takes `place`, where a tie left
+/// the choice: one of the states a tie branches into.
+fn taking(mut columns: Columns, mut labels: Labels, place: usize, column: usize, digits: &[u8]) -> (Columns, Labels) {
+    columns.take(place, column);
+    labels.settle(&mut columns, digits[column]);
+    (columns, labels)
+}
+
 /// Whether a row of `digits` can come out, from `place` on after
 /// `output`'s first places, no larger than `least`, each column of a tie
 /// tried (the rest of the row depends on which one is taken); `least`
@@ -706,14 +723,7 @@ fn smallest_row(
     let emit = |p: usize, value: u8| {
         *cells += 1;
         output[p] = value;
-        if !below {
-            match value.cmp(&least[p]) {
-                std::cmp::Ordering::Greater => return false,
-                std::cmp::Ordering::Less => below = true,
-                std::cmp::Ordering::Equal => {}
-            }
-        }
-        true
+        no_larger(value, least[p], &mut below)
     };
     match advance(digits, &mut columns, &mut labels, &mut place, emit) {
         Advance::Cut => false,
@@ -728,9 +738,7 @@ fn smallest_row(
             while ties != 0 {
                 let column = ties.trailing_zeros() as usize;
                 ties &= ties - 1;
-                let (mut columns, mut labels) = (columns, labels);
-                columns.take(place, column);
-                labels.settle(&mut columns, digits[column]);
+                let (columns, labels) = taking(columns, labels, place, column, digits);
                 reached |= smallest_row(digits, columns, labels, place + 1, output, least, cells);
             }
             reached
