@@ -71,7 +71,7 @@ fn at_most_three(mask: u32) -> bool {
 }
 
 /// The indices of the set bits of `mask`, lowest first.
-fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+pub(crate) fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let index = mask.trailing_zeros() as usize;
         mask &= mask.wrapping_sub(1);

@@ -8,6 +8,7 @@
 //! relabelling the digits. On 9x9 that is 3,359,232 grid symmetries times
 //! 9! relabellings.
 
+use super::general::bits;
 use super::{Board, MAX_SIDE, digit_of_symbol};
 use crate::random::SplitMix64;
 
@@ -507,16 +508,12 @@ impl Canonical {
         match advance(digits, &mut columns, &mut labels, &mut place, keep) {
             Advance::Done => {}
             Advance::Cut => return,
-            Advance::Tie(mut ties) => {
+            Advance::Tie(ties) => {
                 // After the first option, the best holds this row up to
                 // here: the others are compared with it, not written over it.
-                let mut first = true;
-                while ties != 0 {
-                    let column = ties.trailing_zeros() as usize;
-                    ties &= ties - 1;
+                for (option, column) in bits(ties).enumerate() {
                     let (columns, labels) = taking(columns, labels, place, column, digits);
-                    self.fill_row(board, at, row, used, columns, labels, place + 1, smaller && first, weight);
-                    first = false;
+                    self.fill_row(board, at, row, used, columns, labels, place + 1, smaller && option == 0, weight);
                 }
                 return;
             }
@@ -733,11 +730,9 @@ fn smallest_row(
             }
             true
         }
-        Advance::Tie(mut ties) => {
+        Advance::Tie(ties) => {
             let mut reached = false;
-            while ties != 0 {
-                let column = ties.trailing_zeros() as usize;
-                ties &= ties - 1;
+            for column in bits(ties) {
                 let (columns, labels) = taking(columns, labels, place, column, digits);
                 reached |= smallest_row(digits, columns, labels, place + 1, output, least, cells);
             }
