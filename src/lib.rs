@@ -80,6 +80,7 @@ pub mod explain;
 pub mod format;
 pub mod generate;
 mod random;
+mod sat;
 pub mod search;
 
 pub use board::{Board, Candidates, Children, Conflict, Region, Rules, RulesError, Shape, Solutions};

@@ -2,6 +2,7 @@
 
 mod candidates;
 mod children;
+mod clauses;
 mod conflict;
 mod engine;
 mod general;
@@ -530,6 +531,15 @@ impl Board {
     /// [`MAX_DIRECT`] empty cells); `None` leaves the board to the search.
     pub(crate) fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
         self.engine.count_directly(threshold, limit)
+    }
+
+    /// The empty cells of a settled board of the general engine as clauses,
+    /// or `None` on the 9x9 engine and with killer cages.
+    pub(crate) fn clauses(&self) -> Option<clauses::Clauses> {
+        match &self.engine {
+            Engines::General(e) => e.clauses(),
+            Engines::Nine(_) => None,
+        }
     }
 
     /// Whether the board is on the engine for any rules, not the 9x9 one.

@@ -1,0 +1,840 @@
+//! A small conflict-driven clause-learning (CDCL) satisfiability solver.
+//!
+//! The depth-first count refutes a wrong turn anew in every subtree where
+//! it recurs: on 25x25 puzzles near the edge of uniqueness that is hundreds
+//! of thousands of nodes. A clause learned from each conflict forbids the
+//! turn everywhere at once, which is what lets CP-SAT count those puzzles
+//! in seconds. This solver follows the design the `MiniSat` paper made
+//! standard: two watched literals per clause (binary clauses kept apart as
+//! implication lists), first-UIP learning with the learned clause's
+//! redundant literals removed, variable activities (VSIDS) with saved
+//! phases, and Luby restarts. As learned clauses pile up, half of them
+//! are dropped at set intervals, those of highest glue (the number of
+//! decision levels among their literals, as Glucose measures it) first;
+//! clauses of glue 2 or less are kept for good.
+//!
+//! The solver is incremental in the one way counting needs: after a model
+//! is found, a clause forbidding it can be added and the search resumed,
+//! keeping everything learned so far.
+
+use std::cmp::Ordering;
+
+/// A literal: `2 * variable` for the variable true, `2 * variable + 1` for
+/// it false.
+pub(crate) type Lit = u32;
+
+/// The literal that a variable is true.
+#[inline]
+pub(crate) fn positive(var: usize) -> Lit {
+    u32::try_from(var).expect("variables fit in 31 bits") << 1
+}
+
+#[inline]
+const fn negate(lit: Lit) -> Lit {
+    lit ^ 1
+}
+
+/// 1 for a negative literal, 0 for a positive one.
+#[inline]
+const fn sign(lit: Lit) -> u8 {
+    (lit & 1) as u8
+}
+
+#[inline]
+const fn var_of(lit: Lit) -> usize {
+    (lit >> 1) as usize
+}
+
+/// Values of variables: the low bit is the value; unassigned is `UNSET`.
+const UNSET: u8 = 2;
+
+/// Why a variable has its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reason {
+    /// A decision, or a fact at level 0.
+    None,
+    /// The binary clause of the implied literal and this one, which is false.
+    Binary(Lit),
+    /// The clause with this index; the implied literal is its first.
+    Clause(u32),
+}
+
+/// The clause found false.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    Binary(Lit, Lit),
+    Clause(u32),
+}
+
+/// Where a clause's header starts in the arena: its length, then its
+/// flags, then its activity (as `f32` bits), then its literals.
+const LENGTH: usize = 0;
+const FLAGS: usize = 1;
+const ACTIVITY: usize = 2;
+const HEADER: usize = 3;
+const LEARNT: u32 = 1;
+const DELETED: u32 = 2;
+
+/// A clause watching a literal, with another literal of it that, when
+/// true, spares a look at the clause.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    clause: u32,
+    blocker: Lit,
+}
+
+/// What [`Solver::solve`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A model, read with [`Solver::model_value`].
+    Satisfiable,
+    /// No model: the clauses contradict one another.
+    Unsatisfiable,
+    /// The conflict budget ran out first; solving again goes on from here.
+    Unknown,
+}
+
+/// Learned clauses are first reduced after this many conflicts...
+const FIRST_REDUCE: u64 = 16_000;
+/// ...and then after this many more each time than the last.
+const REDUCE_STEP: u64 = 2000;
+/// Learned clauses of this glue or less are kept for good.
+const KEPT_GLUE: u32 = 2;
+
+/// Conflicts per unit of the Luby sequence of restarts.
+const RESTART_UNIT: u64 = 100;
+/// Variable activities decay by this factor per conflict.
+const VAR_DECAY: f64 = 0.95;
+/// Learned clauses' activities decay by this factor per conflict.
+const CLAUSE_DECAY: f32 = 0.999;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Solver {
+    /// Value of each variable (`UNSET`, 0 or 1).
+    values: Vec<u8>,
+    level: Vec<u32>,
+    reason: Vec<Reason>,
+    /// The phase each variable last had, tried first when it is decided.
+    phase: Vec<u8>,
+    activity: Vec<f64>,
+    var_increment: f64,
+    /// Unassigned variables (and some assigned ones), by activity.
+    heap: VarHeap,
+    /// For each literal, the literals implied when it becomes false.
+    binaries: Vec<Vec<Lit>>,
+    /// For each literal, the clauses watching it (visited when it turns false).
+    watches: Vec<Vec<Watch>>,
+    /// Every clause of three literals or more, one after another, each a
+    /// header and its literals: one lookup reaches the literals, where a
+    /// vector per clause would cost a second cache miss at every visit.
+    arena: Vec<u32>,
+    /// Where the learned clauses still in use start in the arena.
+    learnts: Vec<u32>,
+    clause_increment: f32,
+    trail: Vec<Lit>,
+    /// Where each decision level starts on the trail.
+    trail_limits: Vec<usize>,
+    /// Trail entries not yet propagated start here.
+    queue_head: usize,
+    /// False once the clauses are known to be contradictory.
+    consistent: bool,
+    /// Scratch of conflict analysis.
+    seen: Vec<bool>,
+    /// The last model found.
+    model: Vec<u8>,
+    conflicts: u64,
+    /// Conflicts at which the learned clauses are next reduced.
+    next_reduce: u64,
+    reductions: u64,
+    /// Scratch: a stamp per decision level, for counting levels.
+    level_stamp: Vec<u64>,
+    stamp: u64,
+    restarts: u64,
+    conflicts_to_restart: u64,
+}
+
+impl Solver {
+    pub(crate) fn new(vars: usize) -> Solver {
+        let mut heap = VarHeap::default();
+        let activity = vec![0.0; vars];
+        for v in 0..vars {
+            heap.insert(v, &activity);
+        }
+        Solver {
+            values: vec![UNSET; vars],
+            level: vec![0; vars],
+            reason: vec![Reason::None; vars],
+            phase: vec![0; vars],
+            activity,
+            var_increment: 1.0,
+            heap,
+            binaries: vec![Vec::new(); 2 * vars],
+            watches: vec![Vec::new(); 2 * vars],
+            arena: Vec::new(),
+            learnts: Vec::new(),
+            clause_increment: 1.0,
+            trail: Vec::with_capacity(vars),
+            trail_limits: Vec::new(),
+            queue_head: 0,
+            consistent: true,
+            seen: vec![false; vars],
+            model: Vec::new(),
+            conflicts: 0,
+            next_reduce: FIRST_REDUCE,
+            reductions: 0,
+            level_stamp: Vec::new(),
+            stamp: 0,
+            restarts: 0,
+            conflicts_to_restart: RESTART_UNIT,
+        }
+    }
+
+    /// Conflicts met so far, over every call to [`Solver::solve`].
+    pub(crate) fn conflicts(&self) -> u64 {
+        self.conflicts
+    }
+
+    #[inline]
+    fn is_true(&self, lit: Lit) -> bool {
+        self.values[var_of(lit)] == 1 ^ sign(lit)
+    }
+
+    #[inline]
+    fn is_false(&self, lit: Lit) -> bool {
+        self.values[var_of(lit)] == sign(lit)
+    }
+
+    fn decision_level(&self) -> u32 {
+        u32::try_from(self.trail_limits.len()).expect("levels fit in 32 bits")
+    }
+
+    /// Whether variable `var` is true in the last model found.
+    pub(crate) fn model_value(&self, var: usize) -> bool {
+        self.model[var] == 1
+    }
+
+    /// Adds a clause; returns `false` once the clauses are contradictory.
+    /// May be called between solves: the solver is then at level 0.
+    pub(crate) fn add_clause(&mut self, lits: &[Lit]) -> bool {
+        debug_assert_eq!(self.decision_level(), 0, "clauses are added at the root");
+        if !self.consistent {
+            return false;
+        }
+        let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
+        for &lit in lits {
+            if self.is_true(lit) || kept.contains(&negate(lit)) {
+                return true;
+            }
+            if !self.is_false(lit) && !kept.contains(&lit) {
+                kept.push(lit);
+            }
+        }
+        match kept.len() {
+            0 => self.consistent = false,
+            1 => {
+                self.assign(kept[0], Reason::None);
+                self.consistent = self.propagate().is_none();
+            }
+            2 => self.add_binary(kept[0], kept[1]),
+            _ => {
+                self.attach(&kept, false);
+            }
+        }
+        self.consistent
+    }
+
+    fn add_binary(&mut self, a: Lit, b: Lit) {
+        self.binaries[a as usize].push(b);
+        self.binaries[b as usize].push(a);
+    }
+
+    /// Stores a clause of three literals or more, watching its first two.
+    fn attach(&mut self, lits: &[Lit], learnt: bool) -> u32 {
+        let index = u32::try_from(self.arena.len()).expect("the arena fits in 32 bits");
+        self.watches[lits[0] as usize].push(Watch { clause: index, blocker: lits[1] });
+        self.watches[lits[1] as usize].push(Watch { clause: index, blocker: lits[0] });
+        let length = u32::try_from(lits.len()).expect("clauses fit in 32 bits");
+        self.arena.extend([length, if learnt { LEARNT } else { 0 }, 0f32.to_bits()]);
+        self.arena.extend_from_slice(lits);
+        if learnt {
+            self.learnts.push(index);
+        }
+        index
+    }
+
+    /// The literals of the clause at `c`.
+    #[inline]
+    fn lits(&self, c: u32) -> &[Lit] {
+        let c = c as usize;
+        &self.arena[c + HEADER..c + HEADER + self.arena[c + LENGTH] as usize]
+    }
+
+    fn glue_of(&self, c: u32) -> u32 {
+        self.arena[c as usize + FLAGS] >> 2
+    }
+
+    fn activity_of(&self, c: u32) -> f32 {
+        f32::from_bits(self.arena[c as usize + ACTIVITY])
+    }
+
+    fn set_activity(&mut self, c: u32, activity: f32) {
+        self.arena[c as usize + ACTIVITY] = activity.to_bits();
+    }
+
+    #[inline]
+    fn assign(&mut self, lit: Lit, reason: Reason) {
+        let v = var_of(lit);
+        self.values[v] = 1 ^ sign(lit);
+        self.level[v] = self.decision_level();
+        self.reason[v] = reason;
+        self.trail.push(lit);
+    }
+
+    /// Unit propagation to a fixed point, or the clause found false.
+    fn propagate(&mut self) -> Option<Conflict> {
+        while self.queue_head < self.trail.len() {
+            let false_lit = negate(self.trail[self.queue_head]);
+            self.queue_head += 1;
+            let f = false_lit as usize;
+            for k in 0..self.binaries[f].len() {
+                let implied = self.binaries[f][k];
+                if self.is_true(implied) {
+                    continue;
+                }
+                if self.is_false(implied) {
+                    return Some(Conflict::Binary(false_lit, implied));
+                }
+                self.assign(implied, Reason::Binary(false_lit));
+            }
+            let mut watches = std::mem::take(&mut self.watches[f]);
+            let (mut i, mut j) = (0, 0);
+            let mut conflict = None;
+            while i < watches.len() {
+                let watch = watches[i];
+                i += 1;
+                if self.is_true(watch.blocker) {
+                    watches[j] = watch;
+                    j += 1;
+                    continue;
+                }
+                let c = watch.clause as usize;
+                let length = self.arena[c + LENGTH] as usize;
+                let lits = &mut self.arena[c + HEADER..c + HEADER + length];
+                if lits[0] == false_lit {
+                    lits.swap(0, 1);
+                }
+                let first = lits[0];
+                if first != watch.blocker && self.values[var_of(first)] == 1 ^ sign(first) {
+                    watches[j] = Watch { clause: watch.clause, blocker: first };
+                    j += 1;
+                    continue;
+                }
+                // Look for a literal not false to watch instead.
+                let mut moved = false;
+                for k in 2..lits.len() {
+                    let lit = lits[k];
+                    if self.values[var_of(lit)] != sign(lit) {
+                        lits.swap(1, k);
+                        self.watches[lit as usize].push(Watch { clause: watch.clause, blocker: first });
+                        moved = true;
+                        break;
+                    }
+                }
+                if moved {
+                    continue;
+                }
+                watches[j] = Watch { clause: watch.clause, blocker: first };
+                j += 1;
+                if self.is_false(first) {
+                    conflict = Some(Conflict::Clause(watch.clause));
+                    while i < watches.len() {
+                        watches[j] = watches[i];
+                        i += 1;
+                        j += 1;
+                    }
+                } else {
+                    self.assign(first, Reason::Clause(watch.clause));
+                }
+            }
+            watches.truncate(j);
+            self.watches[f] = watches;
+            if conflict.is_some() {
+                return conflict;
+            }
+        }
+        None
+    }
+
+    /// The literals other than the implied one that made `var` take its
+    /// value: all false.
+    fn antecedents(&self, reason: Reason, out: &mut Vec<Lit>) {
+        out.clear();
+        match reason {
+            Reason::None => {}
+            Reason::Binary(other) => out.push(other),
+            Reason::Clause(c) => out.extend_from_slice(&self.lits(c)[1..]),
+        }
+    }
+
+    /// First-UIP learning: the learned clause (its asserting literal first,
+    /// then one of the highest level among the rest) and the level to go
+    /// back to.
+    fn analyze(&mut self, conflict: Conflict) -> (Vec<Lit>, u32) {
+        let mut learnt: Vec<Lit> = vec![0];
+        let mut antecedents: Vec<Lit> = Vec::new();
+        match conflict {
+            Conflict::Binary(a, b) => antecedents.extend([a, b]),
+            Conflict::Clause(c) => {
+                self.bump_clause(c);
+                antecedents.extend_from_slice(self.lits(c));
+            }
+        }
+        let level = self.decision_level();
+        let mut open = 0;
+        let mut index = self.trail.len();
+        let asserting = loop {
+            for &lit in &antecedents {
+                let v = var_of(lit);
+                if !self.seen[v] && self.level[v] > 0 {
+                    self.seen[v] = true;
+                    self.bump_var(v);
+                    if self.level[v] >= level {
+                        open += 1;
+                    } else {
+                        learnt.push(lit);
+                    }
+                }
+            }
+            loop {
+                index -= 1;
+                if self.seen[var_of(self.trail[index])] {
+                    break;
+                }
+            }
+            let p = self.trail[index];
+            self.seen[var_of(p)] = false;
+            open -= 1;
+            if open == 0 {
+                break p;
+            }
+            let reason = self.reason[var_of(p)];
+            if let Reason::Clause(c) = reason {
+                self.bump_clause(c);
+            }
+            self.antecedents(reason, &mut antecedents);
+        };
+        learnt[0] = negate(asserting);
+        // A literal implied by the others (through reasons that lead only
+        // to them, or to level 0) adds nothing: drop it. The levels of the
+        // clause, one bit each, rule out most lookups at once.
+        let mut marked = learnt.clone();
+        let levels = learnt[1..].iter().fold(0u32, |acc, &l| acc | 1 << (self.level[var_of(l)] & 31));
+        let mut kept = 1;
+        for k in 1..learnt.len() {
+            let lit = learnt[k];
+            if self.reason[var_of(lit)] == Reason::None || !self.implied(lit, levels, &mut marked) {
+                learnt[kept] = lit;
+                kept += 1;
+            }
+        }
+        learnt.truncate(kept);
+        for &lit in &marked[1..] {
+            self.seen[var_of(lit)] = false;
+        }
+        let mut back_to = 0;
+        if learnt.len() > 1 {
+            let mut best = 1;
+            for k in 2..learnt.len() {
+                if self.level[var_of(learnt[k])] > self.level[var_of(learnt[best])] {
+                    best = k;
+                }
+            }
+            learnt.swap(1, best);
+            back_to = self.level[var_of(learnt[1])];
+        }
+        (learnt, back_to)
+    }
+
+    /// Whether `lit`, of the learned clause, follows from the clause's
+    /// other literals (those with `seen` set) through the reasons of the
+    /// trail. Literals found implied stay marked, and are listed in
+    /// `marked` for clearing.
+    fn implied(&mut self, lit: Lit, levels: u32, marked: &mut Vec<Lit>) -> bool {
+        let mut stack = vec![lit];
+        let mut antecedents = Vec::new();
+        let top = marked.len();
+        while let Some(q) = stack.pop() {
+            self.antecedents(self.reason[var_of(q)], &mut antecedents);
+            for &a in &antecedents {
+                let v = var_of(a);
+                if self.seen[v] || self.level[v] == 0 {
+                    continue;
+                }
+                if self.reason[v] != Reason::None && (1 << (self.level[v] & 31)) & levels != 0 {
+                    self.seen[v] = true;
+                    stack.push(a);
+                    marked.push(a);
+                } else {
+                    for &m in &marked[top..] {
+                        self.seen[var_of(m)] = false;
+                    }
+                    marked.truncate(top);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The number of distinct decision levels among `lits`: the clause's
+    /// glue (literal block distance). Learned clauses of low glue tie
+    /// blocks of the search together and are the ones worth keeping.
+    fn glue(&mut self, lits: &[Lit]) -> u32 {
+        self.stamp += 1;
+        if self.level_stamp.len() <= self.trail_limits.len() {
+            self.level_stamp.resize(self.trail_limits.len() + 1, 0);
+        }
+        let mut glue = 0;
+        for &lit in lits {
+            let level = self.level[var_of(lit)] as usize;
+            if self.level_stamp[level] != self.stamp {
+                self.level_stamp[level] = self.stamp;
+                glue += 1;
+            }
+        }
+        glue
+    }
+
+    fn bump_var(&mut self, v: usize) {
+        self.activity[v] += self.var_increment;
+        if self.activity[v] > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.var_increment *= 1e-100;
+        }
+        self.heap.increased(v, &self.activity);
+    }
+
+    fn bump_clause(&mut self, c: u32) {
+        if self.arena[c as usize + FLAGS] & LEARNT == 0 {
+            return;
+        }
+        let activity = self.activity_of(c) + self.clause_increment;
+        self.set_activity(c, activity);
+        if activity > 1e20 {
+            for k in 0..self.learnts.len() {
+                let l = self.learnts[k];
+                self.set_activity(l, self.activity_of(l) * 1e-20);
+            }
+            self.clause_increment *= 1e-20;
+        }
+    }
+
+    /// Undoes every assignment above `level`, saving phases.
+    fn backtrack(&mut self, level: u32) {
+        if self.decision_level() <= level {
+            return;
+        }
+        let start = self.trail_limits[level as usize];
+        for k in (start..self.trail.len()).rev() {
+            let v = var_of(self.trail[k]);
+            self.phase[v] = self.values[v];
+            self.values[v] = UNSET;
+            self.reason[v] = Reason::None;
+            self.heap.insert(v, &self.activity);
+        }
+        self.trail.truncate(start);
+        self.trail_limits.truncate(level as usize);
+        self.queue_head = start;
+    }
+
+    /// Drops half of the learned clauses, those of highest glue and then
+    /// the least active, keeping those of glue [`KEPT_GLUE`] or less and
+    /// those that are the reason of a value on the trail; then compacts
+    /// the arena.
+    fn reduce(&mut self) {
+        let mut learnts = std::mem::take(&mut self.learnts);
+        // Highest glue first, and the least active first among equals.
+        learnts.sort_unstable_by(|&a, &b| {
+            let activity = self.activity_of(a).partial_cmp(&self.activity_of(b)).unwrap_or(Ordering::Equal);
+            self.glue_of(b).cmp(&self.glue_of(a)).then(activity)
+        });
+        let half = learnts.len() / 2;
+        for &c in &learnts[..half] {
+            let first = self.lits(c)[0];
+            let locked = self.reason[var_of(first)] == Reason::Clause(c) && self.is_true(first);
+            if !locked && self.glue_of(c) > KEPT_GLUE {
+                self.arena[c as usize + FLAGS] |= DELETED;
+            }
+        }
+        // Move every clause kept to its new place, leaving the new place
+        // in the old header's flags for the reasons on the trail.
+        let old = std::mem::take(&mut self.arena);
+        let mut at = 0;
+        self.learnts.clear();
+        for watches in &mut self.watches {
+            watches.clear();
+        }
+        while at < old.len() {
+            let length = old[at + LENGTH] as usize;
+            let end = at + HEADER + length;
+            if old[at + FLAGS] & DELETED == 0 {
+                let index = u32::try_from(self.arena.len()).expect("the arena fits in 32 bits");
+                let lits = &old[at + HEADER..end];
+                self.watches[lits[0] as usize].push(Watch { clause: index, blocker: lits[1] });
+                self.watches[lits[1] as usize].push(Watch { clause: index, blocker: lits[0] });
+                if old[at + FLAGS] & LEARNT != 0 {
+                    self.learnts.push(index);
+                }
+                self.arena.extend_from_slice(&old[at..end]);
+            }
+            at = end;
+        }
+        // The reasons moved with their clauses: find each new place.
+        let mut moved = old;
+        let mut at = 0;
+        let mut new_at = 0;
+        while at < moved.len() {
+            let length = moved[at + LENGTH] as usize;
+            if moved[at + FLAGS] & DELETED == 0 {
+                moved[at + FLAGS] = u32::try_from(new_at).expect("the arena fits in 32 bits");
+                new_at += HEADER + length;
+            }
+            at += HEADER + length;
+        }
+        for &lit in &self.trail {
+            let v = var_of(lit);
+            if let Reason::Clause(c) = self.reason[v] {
+                self.reason[v] = Reason::Clause(moved[c as usize + FLAGS]);
+            }
+        }
+    }
+
+    /// Searches for a model for up to `budget` more conflicts. A model
+    /// found stays readable until the next one, and leaves the solver at
+    /// level 0, where clauses can be added; a spent budget leaves the
+    /// search where it stands, to go on at the next call.
+    pub(crate) fn solve(&mut self, budget: u64) -> Outcome {
+        if !self.consistent {
+            return Outcome::Unsatisfiable;
+        }
+        let stop = self.conflicts.saturating_add(budget);
+        loop {
+            if let Some(conflict) = self.propagate() {
+                self.conflicts += 1;
+                if self.decision_level() == 0 {
+                    self.consistent = false;
+                    return Outcome::Unsatisfiable;
+                }
+                let (learnt, back_to) = self.analyze(conflict);
+                let glue = self.glue(&learnt);
+                self.backtrack(back_to);
+                match learnt.len() {
+                    1 => self.assign(learnt[0], Reason::None),
+                    2 => {
+                        self.add_binary(learnt[0], learnt[1]);
+                        self.assign(learnt[0], Reason::Binary(learnt[1]));
+                    }
+                    _ => {
+                        let first = learnt[0];
+                        let c = self.attach(&learnt, true);
+                        self.arena[c as usize + FLAGS] |= glue << 2;
+                        self.bump_clause(c);
+                        self.assign(first, Reason::Clause(c));
+                    }
+                }
+                self.var_increment /= VAR_DECAY;
+                self.clause_increment /= CLAUSE_DECAY;
+                continue;
+            }
+            if self.conflicts >= self.conflicts_to_restart {
+                self.restarts += 1;
+                self.conflicts_to_restart = self.conflicts + RESTART_UNIT * crate::search::luby_at(self.restarts + 1);
+                self.backtrack(0);
+            }
+            if self.conflicts >= self.next_reduce {
+                self.reductions += 1;
+                self.next_reduce = self.conflicts + FIRST_REDUCE + REDUCE_STEP * self.reductions;
+                self.reduce();
+            }
+            if self.conflicts >= stop {
+                // Where the search stands is kept: solving again goes on
+                // from here.
+                return Outcome::Unknown;
+            }
+            let Some(v) = self.next_unassigned() else {
+                self.model.clone_from(&self.values);
+                self.backtrack(0);
+                return Outcome::Satisfiable;
+            };
+            self.trail_limits.push(self.trail.len());
+            let lit = positive(v) | u32::from(self.phase[v] == 0);
+            self.assign(lit, Reason::None);
+        }
+    }
+
+    fn next_unassigned(&mut self) -> Option<usize> {
+        while let Some(v) = self.heap.pop(&self.activity) {
+            if self.values[v] == UNSET {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+/// A binary max-heap of variables by activity, with each variable's place
+/// kept so that a bumped one moves up at once.
+#[derive(Clone, Debug, Default)]
+struct VarHeap {
+    heap: Vec<usize>,
+    /// Place of each variable in `heap`, or `usize::MAX` when absent.
+    place: Vec<usize>,
+}
+
+impl VarHeap {
+    fn insert(&mut self, v: usize, activity: &[f64]) {
+        if self.place.len() <= v {
+            self.place.resize(v + 1, usize::MAX);
+        }
+        if self.place[v] != usize::MAX {
+            return;
+        }
+        self.place[v] = self.heap.len();
+        self.heap.push(v);
+        self.up(self.heap.len() - 1, activity);
+    }
+
+    fn increased(&mut self, v: usize, activity: &[f64]) {
+        if let Some(&at) = self.place.get(v) {
+            if at != usize::MAX {
+                self.up(at, activity);
+            }
+        }
+    }
+
+    fn pop(&mut self, activity: &[f64]) -> Option<usize> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop()?;
+        self.place[top] = usize::MAX;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.place[last] = 0;
+            self.down(0, activity);
+        }
+        Some(top)
+    }
+
+    fn up(&mut self, mut at: usize, activity: &[f64]) {
+        let v = self.heap[at];
+        while at > 0 {
+            let parent = (at - 1) / 2;
+            if activity[self.heap[parent]] >= activity[v] {
+                break;
+            }
+            self.heap[at] = self.heap[parent];
+            self.place[self.heap[at]] = at;
+            at = parent;
+        }
+        self.heap[at] = v;
+        self.place[v] = at;
+    }
+
+    fn down(&mut self, mut at: usize, activity: &[f64]) {
+        let v = self.heap[at];
+        loop {
+            let left = 2 * at + 1;
+            if left >= self.heap.len() {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < self.heap.len() && activity[self.heap[right]] > activity[self.heap[left]] {
+                right
+            } else {
+                left
+            };
+            if activity[self.heap[child]] <= activity[v] {
+                break;
+            }
+            self.heap[at] = self.heap[child];
+            self.place[self.heap[at]] = at;
+            at = child;
+        }
+        self.heap[at] = v;
+        self.place[v] = at;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Outcome, Solver, negate, positive};
+
+    /// Pigeons into fewer holes: unsatisfiable, and only by search.
+    fn pigeons(pigeons: usize, holes: usize) -> Solver {
+        let var = |p: usize, h: usize| p * holes + h;
+        let mut solver = Solver::new(pigeons * holes);
+        for p in 0..pigeons {
+            let some_hole: Vec<u32> = (0..holes).map(|h| positive(var(p, h))).collect();
+            solver.add_clause(&some_hole);
+        }
+        for h in 0..holes {
+            for p in 0..pigeons {
+                for q in p + 1..pigeons {
+                    solver.add_clause(&[negate(positive(var(p, h))), negate(positive(var(q, h)))]);
+                }
+            }
+        }
+        solver
+    }
+
+    #[test]
+    fn pigeons_fit_holes_only_when_there_are_enough() {
+        assert_eq!(pigeons(6, 5).solve(u64::MAX), Outcome::Unsatisfiable);
+        let mut fits = pigeons(5, 5);
+        assert_eq!(fits.solve(u64::MAX), Outcome::Satisfiable);
+        // Every pigeon in exactly one hole, no hole shared.
+        let mut used = [false; 5];
+        for p in 0..5 {
+            let holes: Vec<usize> = (0..5).filter(|&h| fits.model_value(p * 5 + h)).collect();
+            assert!(!holes.is_empty());
+            for h in holes {
+                assert!(!used[h], "hole {h} shared");
+                used[h] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn blocking_each_model_counts_them_all() {
+        // Permutations of 4: 24 models of "each pigeon one hole, each hole
+        // one pigeon" once every pigeon has at most one hole.
+        let mut solver = pigeons(4, 4);
+        for p in 0..4 {
+            for h in 0..4 {
+                for g in h + 1..4 {
+                    solver.add_clause(&[negate(positive(p * 4 + h)), negate(positive(p * 4 + g))]);
+                }
+            }
+        }
+        let mut models = 0;
+        while solver.solve(u64::MAX) == Outcome::Satisfiable {
+            models += 1;
+            let block: Vec<u32> = (0..16).filter(|&v| solver.model_value(v)).map(|v| negate(positive(v))).collect();
+            solver.add_clause(&block);
+        }
+        assert_eq!(models, 24);
+    }
+
+    #[test]
+    fn a_spent_budget_is_unknown_and_solving_again_goes_on() {
+        let mut solver = pigeons(8, 7);
+        assert_eq!(solver.solve(10), Outcome::Unknown);
+        let mut outcome = Outcome::Unknown;
+        while outcome == Outcome::Unknown {
+            outcome = solver.solve(1000);
+        }
+        assert_eq!(outcome, Outcome::Unsatisfiable);
+        assert!(solver.conflicts() > 10);
+    }
+}
