@@ -166,3 +166,29 @@ fn counts_to_two_on_16x16_agree_with_the_solutions() {
         }
     }
 }
+
+/// 25x25 counts that run long enough to go to clause learning: the
+/// minimal puzzles are unique, and two puzzles on the edge of uniqueness
+/// have two solutions each, as CP-SAT counts them (`benches/peers/sizes.sh`).
+#[test]
+fn long_25x25_counts_agree_with_cp_sat() {
+    for (i, line) in load("minimal25.txt").iter().enumerate() {
+        let board: Board = line.parse().unwrap();
+        assert_eq!(board.count_solutions(2), 1, "minimal25 #{i}");
+    }
+    let edge = load("edge25.txt");
+    for i in [2, 4] {
+        let board: Board = edge[i].parse().unwrap();
+        assert_eq!(board.count_solutions(2), 2, "edge25 #{i}");
+    }
+}
+
+/// Every puzzle of `data/edge25.txt`: five with one solution and nine with
+/// two, as CP-SAT counts them. About 30 s in release mode.
+#[test]
+#[ignore = "about 30 s; run with --include-ignored"]
+fn edge25_counts_agree_with_cp_sat() {
+    let counts: Vec<usize> =
+        load("edge25.txt").iter().map(|line| line.parse::<Board>().unwrap().count_solutions(2)).collect();
+    assert_eq!(counts, [2, 2, 2, 1, 2, 2, 1, 2, 2, 1, 2, 1, 1, 2]);
+}
