@@ -6,17 +6,66 @@
 //! lacks exactly one of its places ("exactly one" as one clause for at
 //! least one and a clause for each pair for at most one). The candidates
 //! are the board's after propagation, so the given digits need no
-//! variables. Killer cages are not expressed: their sums are not clauses.
+//! variables. A killer cage gets a variable for each set of digits that
+//! can fill its empty cells and make its sum: exactly one set is chosen,
+//! its digits fill the cells and no other digit does.
 
 use crate::sat::{Lit, Outcome, Solver, positive};
 use crate::search::{Exhausted, Meter};
 
+use super::general::bits;
 use super::{EMPTY, Geometry};
 
 /// Conflicts between looks at the budget: one conflict costs about as
 /// much as a node of the depth-first count on a large board, and the
 /// meter counts them as nodes.
 const CONFLICTS_PER_LOOK: u64 = 64;
+
+/// The most fillings of one cage's empty cells that the clauses spell
+/// out, a variable each (and a clause for each pair of them); a board with
+/// a cage of more is left to the search.
+const MOST_CAGE_FILLINGS: usize = 256;
+
+/// Exactly one of `lits`: one clause for at least one, and one for each
+/// pair for at most one.
+fn exactly_one(solver: &mut Solver, lits: &[Lit]) {
+    solver.add_clause(lits);
+    for (k, &a) in lits.iter().enumerate() {
+        for &b in &lits[k + 1..] {
+            solver.add_clause(&[a ^ 1, b ^ 1]);
+        }
+    }
+}
+
+/// For each killer cage with an empty cell: its empty cells, and the sets
+/// of digits that can fill them, from the cage's combinations that hold
+/// its given digits and fit the candidates (every digit of the set has a
+/// cell for it, and every cell a digit of the set). `None` when a cage has
+/// more than [`MOST_CAGE_FILLINGS`].
+fn cage_fillings(geometry: &Geometry, text: &[u8], cands: &[u32]) -> Option<Vec<(Vec<usize>, Vec<u32>)>> {
+    let mut cages = Vec::new();
+    for cage in &geometry.cages {
+        let (empty, filled): (Vec<usize>, Vec<usize>) =
+            cage.cells.iter().map(|&c| usize::from(c)).partition(|&c| text[c] == EMPTY);
+        if empty.is_empty() {
+            continue;
+        }
+        let given = filled.iter().fold(0, |digits, &c| digits | cands[c]);
+        let open = empty.iter().fold(0, |digits, &c| digits | cands[c]);
+        let sets: Vec<u32> = cage
+            .combinations
+            .iter()
+            .filter(|&&set| set & given == given)
+            .map(|&set| set & !given)
+            .filter(|&rest| rest & !open == 0 && empty.iter().all(|&c| cands[c] & rest != 0))
+            .collect();
+        if sets.len() > MOST_CAGE_FILLINGS {
+            return None;
+        }
+        cages.push((empty, sets));
+    }
+    Some(cages)
+}
 
 pub(crate) struct Clauses {
     solver: Solver,
@@ -26,8 +75,9 @@ pub(crate) struct Clauses {
 
 impl Clauses {
     /// The clauses of the empty cells of a settled board with these
-    /// candidates (a filled cell's text is not [`EMPTY`]).
-    pub(crate) fn new(geometry: &Geometry, text: &[u8], cands: &[u32]) -> Clauses {
+    /// candidates (a filled cell's text is not [`EMPTY`]), or `None` when
+    /// a killer cage has more fillings than [`MOST_CAGE_FILLINGS`].
+    pub(crate) fn new(geometry: &Geometry, text: &[u8], cands: &[u32]) -> Option<Clauses> {
         // The first variable of each empty cell; the rest follow, one per
         // candidate, lowest digit first.
         let mut first = vec![usize::MAX; geometry.cells];
@@ -38,21 +88,14 @@ impl Clauses {
             cells.push((cell, vars, cands[cell]));
             vars += cands[cell].count_ones() as usize;
         }
+        let cages = cage_fillings(geometry, text, cands)?;
         let var = |cell: usize, digit: usize| first[cell] + (cands[cell] & ((1 << digit) - 1)).count_ones() as usize;
-        let mut solver = Solver::new(vars);
-        let mut exactly_one = |lits: &[Lit]| {
-            solver.add_clause(lits);
-            for (k, &a) in lits.iter().enumerate() {
-                for &b in &lits[k + 1..] {
-                    solver.add_clause(&[a ^ 1, b ^ 1]);
-                }
-            }
-        };
+        let mut solver = Solver::new(vars + cages.iter().map(|(_, sets)| sets.len()).sum::<usize>());
         let mut lits: Vec<Lit> = Vec::new();
         for &(cell, _, candidates) in &cells {
             lits.clear();
-            lits.extend(super::general::bits(candidates).map(|d| positive(var(cell, d))));
-            exactly_one(&lits);
+            lits.extend(bits(candidates).map(|d| positive(var(cell, d))));
+            exactly_one(&mut solver, &lits);
         }
         for unit in geometry.units() {
             for digit in 0..geometry.side {
@@ -66,10 +109,42 @@ impl Clauses {
                 lits.extend(
                     unit_cells.filter(|&c| text[c] == EMPTY && cands[c] & bit != 0).map(|c| positive(var(c, digit))),
                 );
-                exactly_one(&lits);
+                exactly_one(&mut solver, &lits);
             }
         }
-        Clauses { solver, cells }
+        // Each cage takes exactly one of its fillings, a variable each: the
+        // filling rules out every other digit in the cage's empty cells and
+        // puts each of its own in one of them.
+        let mut selector = vars;
+        for (empty, sets) in &cages {
+            let selectors: Vec<Lit> = (selector..selector + sets.len()).map(positive).collect();
+            selector += sets.len();
+            exactly_one(&mut solver, &selectors);
+            for (&chosen, &rest) in selectors.iter().zip(sets) {
+                for &cell in empty {
+                    for digit in bits(cands[cell] & !rest) {
+                        solver.add_clause(&[chosen ^ 1, positive(var(cell, digit)) ^ 1]);
+                    }
+                }
+                for digit in bits(rest) {
+                    lits.clear();
+                    lits.push(chosen ^ 1);
+                    lits.extend(
+                        empty.iter().filter(|&&c| cands[c] >> digit & 1 == 1).map(|&c| positive(var(c, digit))),
+                    );
+                    solver.add_clause(&lits);
+                }
+            }
+            // Distinct digits, for the cells of a cage that share no unit.
+            for (k, &a) in empty.iter().enumerate() {
+                for &b in &empty[k + 1..] {
+                    for digit in bits(cands[a] & cands[b]) {
+                        solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, digit)) ^ 1]);
+                    }
+                }
+            }
+        }
+        Some(Clauses { solver, cells })
     }
 
     /// The number of completions, counting no further than `limit`, within
@@ -119,15 +194,15 @@ mod tests {
             assert_eq!(expected, 0, "{}", board.as_str());
             return 0;
         }
-        let mut clauses = settled.clauses().expect("no cages");
+        let mut clauses = settled.clauses().expect("cages of few fillings");
         let (counted, exhausted) = clauses.count(limit, &mut Meter::new(Budget::UNLIMITED));
         assert_eq!((counted, exhausted), (expected, None), "{}", board.as_str());
         counted
     }
 
     /// Random givens of a random solution, kept with probability `keep` in
-    /// 100, on each rule set: counts of 0 (a clashing digit added), 1 and
-    /// several, up to the limit.
+    /// 100, on each rule set, half of them with killer cages added: counts
+    /// of 0 (a clashing digit added), 1 and several, up to the limit.
     #[test]
     fn clause_counts_equal_the_search_s_on_random_boards() {
         let rule_sets = [
@@ -148,7 +223,10 @@ mod tests {
                     .find(Board::is_complete)
                     .expect("a grid");
                 let mut text: Vec<u8> = grid.as_str().bytes().collect();
-                let keep = [25, 40, 55, 70][seed % 4];
+                let killer = seed % 2 == 1;
+                // Killer boards get few givens: many solutions are where a
+                // sum that is not enforced shows.
+                let keep = if killer { 10 } else { [25, 40, 55, 70][seed % 4] };
                 for cell in &mut text {
                     if random.below(100) >= keep {
                         *cell = b'.';
@@ -161,8 +239,20 @@ mod tests {
                         text[cell] = grid.as_str().as_bytes()[(cell + 1) % text.len()];
                     }
                 }
+                // Half the time, a killer cage of two or three cells in every
+                // other row, with the grid's sums.
+                let mut rules = rules.clone();
+                if killer {
+                    for row in (0..side).step_by(2) {
+                        let length = 2 + random.below(2);
+                        let start = row * side + random.below(side - length + 1);
+                        let cells: Vec<usize> = (start..start + length).collect();
+                        let sum = cells.iter().map(|&c| usize::from(grid.get(c).unwrap())).sum();
+                        rules = rules.with_cage(sum, &cells).unwrap();
+                    }
+                }
                 let Ok(board) = rules.parse(std::str::from_utf8(&text).unwrap()) else { continue };
-                let limit = [1, 2, 16][seed % 3];
+                let limit = if killer { 200 } else { [1, 2, 16][seed % 3] };
                 let found = agree(&board, limit);
                 seen[found.min(2)] += 1;
             }

@@ -455,11 +455,11 @@ impl General {
         Residual::new(candidates, peers, count)
     }
 
-    /// The empty cells of this settled board as clauses, or `None` with
-    /// killer cages, whose sums the clauses leave out.
+    /// The empty cells of this settled board as clauses, or `None` when a
+    /// killer cage has too many ways to be filled to spell out.
     pub(crate) fn clauses(&self) -> Option<super::clauses::Clauses> {
         debug_assert!(self.settled, "the clauses take the candidates as propagation left them");
-        self.geometry.cages.is_empty().then(|| super::clauses::Clauses::new(&self.geometry, &self.text, &self.cands))
+        super::clauses::Clauses::new(&self.geometry, &self.text, &self.cands)
     }
 
     /// The empty cells with the fewest candidates, in order; none for a

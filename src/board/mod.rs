@@ -534,7 +534,8 @@ impl Board {
     }
 
     /// The empty cells of a settled board of the general engine as clauses,
-    /// or `None` on the 9x9 engine and with killer cages.
+    /// or `None` on the 9x9 engine and with a killer cage of too many
+    /// fillings to spell out.
     pub(crate) fn clauses(&self) -> Option<clauses::Clauses> {
         match &self.engine {
             Engines::General(e) => e.clauses(),
