@@ -725,8 +725,7 @@ impl VarHeap {
         let last = self.heap.pop()?;
         self.place[top] = usize::MAX;
         if !self.heap.is_empty() {
-            self.heap[0] = last;
-            self.place[last] = 0;
+            self.put(0, last);
             self.down(0, activity);
         }
         Some(top)
@@ -739,10 +738,14 @@ impl VarHeap {
             if activity[self.heap[parent]] >= activity[v] {
                 break;
             }
-            self.heap[at] = self.heap[parent];
-            self.place[self.heap[at]] = at;
+            self.put(at, self.heap[parent]);
             at = parent;
         }
+        self.put(at, v);
+    }
+
+    /// Puts `v` at `at`, noting its place.
+    fn put(&mut self, at: usize, v: usize) {
         self.heap[at] = v;
         self.place[v] = at;
     }
@@ -763,12 +766,10 @@ impl VarHeap {
             if activity[self.heap[child]] <= activity[v] {
                 break;
             }
-            self.heap[at] = self.heap[child];
-            self.place[self.heap[at]] = at;
+            self.put(at, self.heap[child]);
             at = child;
         }
-        self.heap[at] = v;
-        self.place[v] = at;
+        self.put(at, v);
     }
 }
 
