@@ -79,16 +79,17 @@ const DIVE_TURN_AFTER_FIRST: u64 = 4;
 /// that propagation refutes ([`Board::probe`]), and the depth-first count
 /// starts again below it: after some 3,000 nodes of each kind (about 15 ms
 /// on 25x25), where a probe of a 25x25 root costs 15 ms and can take a
-/// third off the count; small counts end before. Only boards with killer
-/// cages get this far: the others have gone to clause learning.
+/// third off the count; small counts end before. Only killer boards with a
+/// cage of too many fillings to spell out as clauses get this far: the
+/// others have gone to clause learning.
 const PROBE_AT_RUN: u64 = 24;
-/// The turn of [`count_with_dives`] at which a board without killer cages
-/// is handed to clause learning ([`Board::clauses`]): after some 800 nodes
+/// The turn of [`count_with_dives`] at which a board is handed to clause
+/// learning ([`Board::clauses`]): after some 800 nodes
 /// of each kind (about 25 ms on 25x25). Most puzzles end before, where the
 /// engine's propagation is cheaper than building the clauses; those that
 /// do not are the ones whose refutations recur in many subtrees, which
 /// clauses learned from conflicts cut short (25x25 puzzles on the edge of
-/// uniqueness: 95 s to 35 s in all; docs/performance.md).
+/// uniqueness: 95 s to 30 s in all; docs/performance.md).
 const CLAUSES_AT_RUN: u64 = 8;
 /// Nodes per unit of the Luby sequence in [`count_with_dives`].
 const DIVE_UNIT: u64 = 64;
@@ -116,7 +117,8 @@ const DIVE_UNIT: u64 = 64;
 ///
 /// A count still going after [`CLAUSES_AT_RUN`] turns goes to clause
 /// learning ([`Board::clauses`]), which counts from the root and is exact
-/// on its own; only boards with killer cages stay with the search.
+/// on its own; only killer boards with a cage of too many fillings to
+/// spell out stay with the search.
 fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Option<Exhausted>) {
     let weights = Weights::new(board);
     let learning = |b: &Board| WeightedChildren::new(b, &weights, 0);
@@ -133,7 +135,8 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
         if run == CLAUSES_AT_RUN {
             // A count past its first few hundred nodes: clause learning
-            // takes it over to the end (boards without killer cages).
+            // takes it over to the end, unless a cage has too many
+            // fillings to spell out.
             let mut settled = board.clone();
             if !settled.is_settled() && settled.settle().is_err() {
                 return (0, None);
