@@ -115,7 +115,9 @@ impl<I: Iterator> Frontier<I> for Stack<I> {
             if node.is_some() {
                 return node;
             }
-            self.iterators.pop();
+            // Dropped where it lies: `pop` would copy the spent iterator
+            // out first, and child iterators of boards are large.
+            self.iterators.truncate(self.iterators.len() - 1);
         }
     }
 
