@@ -103,6 +103,15 @@ impl<I> Default for Stack<I> {
     }
 }
 
+impl<I> Stack<I> {
+    /// The pending iterators, the one pulled from next last: for a walk
+    /// that builds each child where it will be expanded, which the
+    /// iterator interface cannot, as it hands the child out.
+    pub(crate) fn iterators_mut(&mut self) -> &mut Vec<I> {
+        &mut self.iterators
+    }
+}
+
 impl<I: Iterator> Frontier<I> for Stack<I> {
     fn push(&mut self, children: I) {
         self.iterators.push(children);

@@ -152,6 +152,18 @@ where
         super::Counter::new(self, goal)
     }
 
+    /// Takes the root if it has not been visited yet.
+    #[inline]
+    pub(crate) fn take_root(&mut self) -> Option<N> {
+        self.root.take()
+    }
+
+    /// The frontier, to be changed in place by a walk that knows its type.
+    #[inline]
+    pub(crate) fn frontier_mut(&mut self) -> &mut F {
+        &mut self.frontier
+    }
+
     /// Takes the next node, not expanded yet.
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<N> {

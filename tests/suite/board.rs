@@ -2,6 +2,7 @@
 
 use crate::common;
 
+use lazydoku::search::Budget;
 use lazydoku::{Board, Conflict, Region, Shape};
 
 const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
@@ -267,6 +268,45 @@ fn solutions_are_the_depth_first_search_filtered_for_complete_boards() {
         total += ours.len();
     }
     assert!(total > 1_000, "{total} solutions compared");
+}
+
+#[test]
+fn solutions_within_a_budget_are_the_first_nodes_of_the_search() {
+    // `solutions()` builds each child where it is expanded; under a node
+    // budget it must still stop exactly where the public search would, and
+    // a count taken from where it stopped must find the rest.
+    let board: Board = common::load("million.txt")[0].parse().unwrap();
+    let nodes: Vec<Board> = lazydoku::search::dfs(board.clone(), Board::children).take(5_000).collect();
+    let mut solutions_seen = 0;
+    for budget in [1, 2, 3, 17, 64, 100, 999, 4_321, 5_000] {
+        let mut within = board.solutions().within(Budget::nodes(budget));
+        let ours: Vec<Board> = within.by_ref().collect();
+        let expected: Vec<Board> =
+            nodes[..usize::try_from(budget).unwrap()].iter().filter(|b| b.is_complete()).cloned().collect();
+        assert_eq!(ours, expected, "budget {budget}");
+        assert_eq!(within.exhausted().map(|e| e.nodes()), Some(budget));
+        solutions_seen += ours.len();
+    }
+    assert!(solutions_seen > 1_000, "only {solutions_seen} solutions: the check would prove little");
+
+    // A puzzle with fewer solutions: the million's with its first solution's
+    // first eleven cells given.
+    let first = board.solutions().next().unwrap();
+    let text: String = board
+        .as_str()
+        .chars()
+        .zip(first.as_str().chars())
+        .enumerate()
+        .map(|(i, (p, s))| if i < 11 { s } else { p })
+        .collect();
+    let fewer: Board = text.parse().unwrap();
+    let total = fewer.count_solutions(usize::MAX);
+    assert!((100..100_000).contains(&total), "{total} solutions");
+    for taken in [0, 1, 5, total / 2, total - 1, total] {
+        let mut all = fewer.solutions();
+        assert_eq!(all.by_ref().take(taken).count(), taken);
+        assert_eq!(all.count(), total - taken, "after {taken}");
+    }
 }
 
 #[test]
