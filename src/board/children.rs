@@ -66,16 +66,6 @@ impl Children {
     }
 }
 
-/// Where [`next_complete`] stopped.
-pub(crate) enum Visited {
-    /// The stack is empty: every node has been visited.
-    Ended,
-    /// A complete board, taken off the stack.
-    Complete(Board),
-    /// A board that `visit` refused, taken off the stack unexpanded.
-    Refused(Board),
-}
-
 /// The depth-first walk over a stack of children iterators, on to the next
 /// complete board, with each child built where it is expanded: in a new
 /// entry on top of its parent's, or, for the parent's last candidate, in
@@ -88,12 +78,13 @@ pub(crate) enum Visited {
 /// board per node, a quarter of the time of enumerating solutions. Here a
 /// child costs one copy, and a last child none.
 ///
-/// `visit` is asked once for each board built, before it is expanded or
-/// returned.
-pub(crate) fn next_complete(stack: &mut Vec<Children>, mut visit: impl FnMut() -> bool) -> Visited {
+/// `visit` is asked before each board built is expanded or returned. A
+/// board it refuses stays on top of the stack, as a child not yet visited,
+/// and the walk returns `None`, as it does once the stack is empty.
+pub(crate) fn next_complete(stack: &mut Vec<Children>, mut visit: impl FnMut() -> bool) -> Option<Board> {
     loop {
         let depth = stack.len();
-        let Some(top) = stack.last_mut() else { return Visited::Ended };
+        let top = stack.last_mut()?;
         // Build the next child in the top entry or the one above it, which
         // then holds it with no branch: a child not yet visited.
         if let Some(cell) = top.branch {
@@ -122,20 +113,18 @@ pub(crate) fn next_complete(stack: &mut Vec<Children>, mut visit: impl FnMut() -
         }
         // The top entry holds a child not yet visited, or nothing.
         let depth = stack.len();
-        let Some(top) = stack.last_mut() else { return Visited::Ended };
+        let top = stack.last_mut()?;
         let Some(board) = top.parent.as_mut() else {
             stack.truncate(depth - 1);
             continue;
         };
         if !visit() {
-            let board = top.parent.take();
-            stack.truncate(depth - 1);
-            return board.map_or(Visited::Ended, Visited::Refused);
+            return None;
         }
         if board.is_complete() {
             let board = top.parent.take();
             stack.truncate(depth - 1);
-            return board.map_or(Visited::Ended, Visited::Complete);
+            return board;
         }
         // Expanded as `Children::of` expands it.
         if !board.is_settled() && board.settle().is_err() {

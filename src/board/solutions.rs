@@ -3,7 +3,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use super::children::{Visited, next_complete};
+use super::children::next_complete;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
 use crate::search::{Budget, Counter, Dfs, Exhausted, Meter, Search, Shortcut, Stack, Successors};
@@ -337,15 +337,7 @@ impl Iterator for Solutions {
             self.search.push_children(Children::of(root));
         }
         let meter = &mut self.meter;
-        match next_complete(self.search.frontier_mut().iterators_mut(), || meter.tick()) {
-            Visited::Complete(board) => Some(board),
-            Visited::Ended => None,
-            Visited::Refused(board) => {
-                // Visited again, as the root, once there is budget.
-                self.search.put_back(Some(board));
-                None
-            }
-        }
+        next_complete(self.search.frontier_mut().iterators_mut(), || meter.tick())
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
