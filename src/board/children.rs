@@ -40,6 +40,12 @@ impl Children {
         Children::of(parent.clone())
     }
 
+    /// `board` itself as the one child, not yet visited: the root of a
+    /// walk.
+    pub(crate) fn unvisited(board: Board) -> Children {
+        Children { parent: Some(board), branch: None, remaining: 0 }
+    }
+
     /// The children of `parent`, which they keep: no copy of it is made.
     pub(crate) fn of(mut parent: Board) -> Children {
         if parent.is_complete() || (!parent.is_settled() && parent.settle().is_err()) {
@@ -66,22 +72,37 @@ impl Children {
     }
 }
 
-/// The depth-first walk over a stack of children iterators, on to the next
-/// complete board, with each child built where it is expanded: in a new
-/// entry on top of its parent's, or, for the parent's last candidate, in
-/// the parent's own entry, which then holds the child's children.
+/// What [`walk_in_place`] does with a board it has built, as its visitor
+/// says.
+pub(crate) enum Visit {
+    /// Leave it on top of the stack, as a child not yet visited, and stop:
+    /// the budget is spent.
+    Refuse,
+    /// Take it off the stack and hand it out.
+    Take,
+    /// Take it off the stack and drop it (it was counted without walking
+    /// below it), then stop or go on.
+    Drop { stop: bool },
+    /// Put its children in its place and go on.
+    Expand,
+}
+
+/// The depth-first walk over a stack of children iterators, with each
+/// child built where it is expanded: in a new entry on top of its parent's,
+/// or, for the parent's last candidate, in the parent's own entry, which
+/// then holds the child's children.
 ///
 /// The nodes and their order are those of popping the next child off the
 /// top iterator and pushing its children, as [`Stack`](crate::search::Stack)
-/// does; only the copies differ. Popping hands the child out and pushing
+/// does; only the copies differ. Popping hands the child out, and pushing
 /// moves it into its children and those onto the stack: three copies of a
 /// board per node, a quarter of the time of enumerating solutions. Here a
 /// child costs one copy, and a last child none.
 ///
-/// `visit` is asked before each board built is expanded or returned. A
-/// board it refuses stays on top of the stack, as a child not yet visited,
-/// and the walk returns `None`, as it does once the stack is empty.
-pub(crate) fn next_complete(stack: &mut Vec<Children>, mut visit: impl FnMut() -> bool) -> Option<Board> {
+/// `visit` is asked about each board built, and the walk goes on until it
+/// says [`Visit::Take`] (the board is returned), [`Visit::Refuse`] or
+/// [`Visit::Drop`] with `stop`, or the stack is empty (`None`).
+pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Board) -> Visit) -> Option<Board> {
     loop {
         let depth = stack.len();
         let top = stack.last_mut()?;
@@ -118,24 +139,33 @@ pub(crate) fn next_complete(stack: &mut Vec<Children>, mut visit: impl FnMut() -
             stack.truncate(depth - 1);
             continue;
         };
-        if !visit() {
-            return None;
-        }
-        if board.is_complete() {
-            let board = top.parent.take();
-            stack.truncate(depth - 1);
-            return board;
-        }
-        // Expanded as `Children::of` expands it.
-        if !board.is_settled() && board.settle().is_err() {
-            stack.truncate(depth - 1);
-            continue;
-        }
-        // With no branch cell, settling completed it: its one child is
-        // itself, visited next.
-        if let Some((cell, remaining)) = board.branch_cell() {
-            top.branch = Some(cell);
-            top.remaining = remaining;
+        match visit(board) {
+            Visit::Refuse => return None,
+            Visit::Take => {
+                let board = top.parent.take();
+                stack.truncate(depth - 1);
+                return board;
+            }
+            Visit::Drop { stop } => {
+                stack.truncate(depth - 1);
+                if stop {
+                    return None;
+                }
+            }
+            Visit::Expand => {
+                // As `Children::of` expands it: a complete board has no
+                // children, nor has one that settling contradicts.
+                if board.is_complete() || (!board.is_settled() && board.settle().is_err()) {
+                    stack.truncate(depth - 1);
+                    continue;
+                }
+                // With no branch cell, settling completed it: its one child
+                // is itself, visited next.
+                if let Some((cell, remaining)) = board.branch_cell() {
+                    top.branch = Some(cell);
+                    top.remaining = remaining;
+                }
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use super::children::next_complete;
+use super::children::{Visit, walk_in_place};
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
 use crate::search::{Budget, Counter, Dfs, Exhausted, Meter, Search, Shortcut, Stack, Successors};
@@ -63,9 +63,43 @@ pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<
     if limit <= DIVE_LIMIT && board.uses_general_engine() {
         return count_with_dives(&board, limit, meter);
     }
-    let mut counter = counter(Search::new(board, BoardChildren, Stack::new()), meter);
-    let count = counter.up_to(limit);
-    (count, counter.exhausted())
+    let mut search = Search::new(board, BoardChildren, Stack::new());
+    let mut meter = meter;
+    let count = count_in_place(&mut search, limit, &mut meter);
+    (count, meter.exhausted())
+}
+
+/// The stack of a depth-first search over [`Board::children`], with the
+/// root on it if the search has not visited it yet.
+fn stack_of(search: &mut Dfs<Board, Children, BoardChildren>) -> &mut Vec<Children> {
+    if let Some(root) = search.take_root() {
+        search.push_children(Children::unvisited(root));
+    }
+    search.frontier_mut().iterators_mut()
+}
+
+/// The count of [`counter`] over a depth-first search of
+/// [`Board::children`], walked in place ([`walk_in_place`]): the same
+/// nodes in the same order, with fewer board copies.
+fn count_in_place(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize, meter: &mut Meter) -> usize {
+    let mut shortcut = DirectCount { threshold: if meter.has_node_limit() { 0 } else { DIRECT_FIRST } };
+    let mut count = 0;
+    if limit == 0 {
+        return 0;
+    }
+    walk_in_place(stack_of(search), |board| {
+        if !meter.tick() {
+            return Visit::Refuse;
+        }
+        let wanted = limit - count;
+        count += match shortcut.count(board, wanted) {
+            Some(found) => found.min(wanted),
+            None if board.is_complete() => 1,
+            None => return Visit::Expand,
+        };
+        Visit::Drop { stop: count >= limit }
+    });
+    count
 }
 
 /// Counts up to this use [`count_with_dives`] on the general engine.
@@ -323,21 +357,19 @@ impl Iterator for Solutions {
     type Item = Board;
 
     /// `filter(Board::is_complete)` by hand, with each child built where
-    /// it is expanded ([`next_complete`]): the same boards in the same
+    /// it is expanded ([`walk_in_place`]): the same boards in the same
     /// order, with two or three copies of a board fewer per node.
     fn next(&mut self) -> Option<Board> {
-        if let Some(root) = self.search.take_root() {
-            if !self.meter.tick() {
-                self.search.put_back(Some(root));
-                return None;
-            }
-            if root.is_complete() {
-                return Some(root);
-            }
-            self.search.push_children(Children::of(root));
-        }
         let meter = &mut self.meter;
-        next_complete(self.search.frontier_mut().iterators_mut(), || meter.tick())
+        walk_in_place(stack_of(&mut self.search), |board| {
+            if !meter.tick() {
+                Visit::Refuse
+            } else if board.is_complete() {
+                Visit::Take
+            } else {
+                Visit::Expand
+            }
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -347,8 +379,8 @@ impl Iterator for Solutions {
     /// [`Board::count_solutions`] from where the search stands: the same
     /// number as counting them one by one, without building the last cells
     /// of each branch as boards. Within the budget, if there is one.
-    fn count(self) -> usize {
-        counter(self.search, self.meter).up_to(usize::MAX)
+    fn count(mut self) -> usize {
+        count_in_place(&mut self.search, usize::MAX, &mut self.meter)
     }
 }
 

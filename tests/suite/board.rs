@@ -310,6 +310,33 @@ fn solutions_within_a_budget_are_the_first_nodes_of_the_search() {
 }
 
 #[test]
+fn counts_within_a_node_budget_are_the_public_counter_s() {
+    // The count walks its search in place, with fewer copies than the
+    // public `Counter`; under a node budget (which counts every complete
+    // board, none directly) it must visit the same nodes and count the same.
+    let boards: Vec<Board> =
+        [common::load("million.txt")[0].clone(), HARDEST.to_owned(), "12..34..........".to_owned()]
+            .iter()
+            .map(|line| line.parse().unwrap())
+            .collect();
+    let mut counted = 0;
+    for board in &boards {
+        for budget in [1, 2, 5, 40, 333, 2_000] {
+            for limit in [1, 2, 7, usize::MAX] {
+                let ours = board.count_solutions_within(limit, Budget::nodes(budget));
+                let mut public = lazydoku::search::dfs(board.clone(), Board::children)
+                    .counter(Board::is_complete)
+                    .within(Budget::nodes(budget));
+                let found = public.up_to(limit);
+                assert_eq!(ours, (found, public.exhausted()), "{board}, budget {budget}, limit {limit}");
+                counted += found;
+            }
+        }
+    }
+    assert!(counted > 1_000, "only {counted} solutions counted: the check would prove little");
+}
+
+#[test]
 fn solutions_are_fused_and_cloneable() {
     let board: Board = "12..34..........".parse().unwrap();
     let mut all = board.solutions();
