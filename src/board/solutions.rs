@@ -43,6 +43,17 @@ const DIRECT_FLOOR: usize = 24;
 
 const _: () = assert!(DIRECT_FIRST <= super::MAX_DIRECT, "the direct count holds every empty cell");
 
+impl DirectCount {
+    /// The shortcut for a count spending `meter`. A direct count is one
+    /// node however many solutions it counts: under a node budget, every
+    /// board is visited, so that the budget bounds the work the same way on
+    /// every machine. (One direct count takes at most a few seconds, on the
+    /// empty 6x6 board, which a time budget allows.)
+    fn under(meter: &Meter) -> DirectCount {
+        DirectCount { threshold: if meter.has_node_limit() { 0 } else { DIRECT_FIRST } }
+    }
+}
+
 impl Shortcut<Board> for DirectCount {
     #[inline]
     fn count(&mut self, board: &Board, wanted: usize) -> Option<usize> {
@@ -78,11 +89,11 @@ fn stack_of(search: &mut Dfs<Board, Children, BoardChildren>) -> &mut Vec<Childr
     search.frontier_mut().iterators_mut()
 }
 
-/// The count of [`counter`] over a depth-first search of
-/// [`Board::children`], walked in place ([`walk_in_place`]): the same
+/// The count of [`Board::count_solutions`] over a depth-first search of
+/// [`Board::children`], begun or not, walked in place ([`walk_in_place`]): the same
 /// nodes in the same order, with fewer board copies.
 fn count_in_place(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize, meter: &mut Meter) -> usize {
-    let mut shortcut = DirectCount { threshold: if meter.has_node_limit() { 0 } else { DIRECT_FIRST } };
+    let mut shortcut = DirectCount::under(meter);
     let mut count = 0;
     if limit == 0 {
         return 0;
@@ -295,17 +306,14 @@ pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<E
 }
 
 /// The count of [`Board::count_solutions`] over a search of the solutions,
-/// begun or not.
+/// begun or not, through the public [`Counter`]: for searches whose child
+/// iterators are not [`Children`], which [`count_in_place`] walks.
 fn counter<IN: Iterator<Item = Board>, S: Successors<Board, IN>>(
     search: Dfs<Board, IN, S>,
     meter: Meter,
 ) -> Counter<Dfs<Board, IN, S>, impl FnMut(&Board) -> bool, DirectCount> {
-    // A direct count is one node however many solutions it counts: under a
-    // node budget, every board is visited, so that the budget bounds the
-    // work the same way on every machine. (One direct count takes at most
-    // a few seconds, on the empty 6x6 board, which a time budget allows.)
-    let threshold = if meter.has_node_limit() { 0 } else { DIRECT_FIRST };
-    search.counter(Board::is_complete).shortcut(DirectCount { threshold }).with_meter(meter)
+    let shortcut = DirectCount::under(&meter);
+    search.counter(Board::is_complete).shortcut(shortcut).with_meter(meter)
 }
 
 /// Every solution of a board, lazily: the depth-first search over
