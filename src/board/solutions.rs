@@ -365,7 +365,7 @@ impl Iterator for Solutions {
     type Item = Board;
 
     /// `filter(Board::is_complete)` by hand, with each child built where
-    /// it is expanded ([`walk_in_place`]): the same boards in the same
+    /// it is expanded (`walk_in_place`): the same boards in the same
     /// order, with two or three copies of a board fewer per node.
     fn next(&mut self) -> Option<Board> {
         let meter = &mut self.meter;

@@ -95,20 +95,18 @@ impl<I> Stack<I> {
     pub fn new() -> Self {
         Stack { iterators: Vec::new() }
     }
-}
 
-impl<I> Default for Stack<I> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<I> Stack<I> {
     /// The pending iterators, the one pulled from next last: for a walk
     /// that builds each child where it will be expanded, which the
     /// iterator interface cannot, as it hands the child out.
     pub(crate) fn iterators_mut(&mut self) -> &mut Vec<I> {
         &mut self.iterators
+    }
+}
+
+impl<I> Default for Stack<I> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
