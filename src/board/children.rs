@@ -47,15 +47,27 @@ impl Children {
     }
 
     /// The children of `parent`, which they keep: no copy of it is made.
-    pub(crate) fn of(mut parent: Board) -> Children {
-        if parent.is_complete() || (!parent.is_settled() && parent.settle().is_err()) {
-            return Children::none();
+    pub(crate) fn of(parent: Board) -> Children {
+        let mut children = Children::unvisited(parent);
+        if children.expand() { children } else { Children::none() }
+    }
+
+    /// Turns an entry holding a board not yet visited into that board's
+    /// children, the board kept in place: settled first if it came from
+    /// parsing or placing, then branched. With no branch cell (settling
+    /// completed it), its one child is itself. `false`, for the caller to
+    /// drop the entry, when the board has no children: complete, or
+    /// contradicted by settling.
+    fn expand(&mut self) -> bool {
+        let Some(board) = self.parent.as_mut() else { return false };
+        if board.is_complete() || (!board.is_settled() && board.settle().is_err()) {
+            return false;
         }
-        match parent.branch_cell() {
-            Some((cell, remaining)) => Children { parent: Some(parent), branch: Some(cell), remaining },
-            // Propagation alone completed it.
-            None => Children { parent: Some(parent), branch: None, remaining: 0 },
+        if let Some((cell, remaining)) = board.branch_cell() {
+            self.branch = Some(cell);
+            self.remaining = remaining;
         }
+        true
     }
 
     /// The cell the children branch on, or `None` when there is no branch:
@@ -153,17 +165,8 @@ pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Bo
                 }
             }
             Visit::Expand => {
-                // As `Children::of` expands it: a complete board has no
-                // children, nor has one that settling contradicts.
-                if board.is_complete() || (!board.is_settled() && board.settle().is_err()) {
+                if !top.expand() {
                     stack.truncate(depth - 1);
-                    continue;
-                }
-                // With no branch cell, settling completed it: its one child
-                // is itself, visited next.
-                if let Some((cell, remaining)) = board.branch_cell() {
-                    top.branch = Some(cell);
-                    top.remaining = remaining;
                 }
             }
         }
