@@ -147,7 +147,7 @@ pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Bo
         // The top entry holds a child not yet visited, or nothing.
         let depth = stack.len();
         let top = stack.last_mut()?;
-        let Some(board) = top.parent.as_mut() else {
+        let Some(board) = top.parent.as_ref() else {
             stack.truncate(depth - 1);
             continue;
         };
