@@ -43,6 +43,8 @@ use crate::search;
 use crate::search::Budget;
 
 mod random_rules;
+#[cfg(feature = "parallel")]
+mod speculation;
 
 /// The symmetry of a puzzle's givens: each cell is given or empty together
 /// with its images under the symmetry.
@@ -181,6 +183,14 @@ impl std::str::FromStr for Symmetry {
 /// By default a puzzle is minimal (no orbit of givens can go without a
 /// second solution) with no symmetry; [`Generator::clues`] stops removing
 /// givens earlier.
+///
+/// With the `parallel` feature, a puzzle of side 16 or more tries several
+/// removals at a time, one on each thread of the current rayon pool (the
+/// global one, a thread per core, unless it is made inside
+/// [`rayon::ThreadPool::install`]), while the removals tried fail: near the
+/// end, where each try is a search of up to seconds. The puzzle is the
+/// same whatever the number of threads: a try's answer is used only where
+/// trying the removals one at a time would give the same.
 #[derive(Clone, Debug)]
 pub struct Generator {
     rules: Rules,
@@ -387,22 +397,33 @@ impl Generator {
         };
         let mut kept = vec![true; side * side];
         let mut clues = side * side;
-        for orbit in orbits {
-            if self.clues.is_some_and(|floor| clues <= floor) {
-                break;
-            }
-            for &cell in &orbit {
+        // Whether the givens `kept` can lose `orbit` and keep one solution.
+        let removable = |kept: &[bool], orbit: &[usize]| {
+            let mut kept = kept.to_vec();
+            for &cell in orbit {
                 kept[cell] = false;
             }
             // Cells whose digit the givens left in their regions force
             // can go without a search: no other solution appears.
-            let forced = orbit.iter().all(|&cell| peers.force(cell, &digits, &kept, side));
-            if forced || unique_without(&givens_of(&empty, &digits, &kept), &grid, &orbit) {
-                clues -= orbit.len();
-            } else {
-                for &cell in &orbit {
-                    kept[cell] = true;
+            orbit.iter().all(|&cell| peers.force(cell, &digits, &kept, side))
+                || unique_without(&givens_of(&empty, &digits, &kept), &grid, orbit)
+        };
+        // Large puzzles test several removals at a time, with the same
+        // result as testing them one by one (`speculation` says how).
+        #[cfg(feature = "parallel")]
+        if side >= speculation::SIDE && rayon::current_num_threads() > 1 {
+            let kept = speculation::remove(&orbits, kept, clues, self.clues, &removable);
+            return Some(givens_of(&empty, &digits, &kept));
+        }
+        for orbit in &orbits {
+            if self.clues.is_some_and(|floor| clues <= floor) {
+                break;
+            }
+            if removable(&kept, orbit) {
+                for &cell in orbit {
+                    kept[cell] = false;
                 }
+                clues -= orbit.len();
             }
         }
         Some(givens_of(&empty, &digits, &kept))
@@ -494,10 +515,17 @@ fn givens_of(empty: &Board, digits: &[u8], kept: &[bool]) -> Board {
 
 /// The cells that share a region with each cell, flattened: the peers of
 /// cell `c` are `cells[starts[c]..starts[c + 1]]`.
-#[derive(Debug)]
 struct Peers {
     cells: Vec<u16>,
     starts: Vec<usize>,
+}
+
+/// Derived from the rules, which a generator shows already: the table
+/// itself, thousands of cells long, would bury the rest.
+impl fmt::Debug for Peers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Peers").field("cells", &(self.starts.len() - 1)).finish_non_exhaustive()
+    }
 }
 
 impl Peers {

@@ -278,3 +278,35 @@ fn jigsaw_and_killer_together() {
     assert_eq!(rebuilt, rules);
     assert!(puzzle.is_unique());
 }
+
+/// Large puzzles test their removals on every thread of the pool, ahead of
+/// the ones decided; the puzzles are still those of one thread, trying one
+/// removal at a time.
+#[test]
+fn puzzles_do_not_depend_on_the_number_of_threads() {
+    let in_pool = |threads: usize, generator: &Generator, index: u64| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| generator.puzzle(index)).unwrap()
+    };
+    let sixteen = Rules::new(Shape::new(4, 4));
+    let generators = [
+        Generator::new(sixteen.clone()).seed(5),
+        Generator::new(sixteen.clone()).seed(6).symmetry(Symmetry::Rotate180),
+        // A floor reached while tries are running ahead of it.
+        Generator::new(sixteen.clone()).seed(7).clues(120),
+        Generator::new(sixteen).seed(8).jigsaw().clues(100),
+    ];
+    for generator in &generators {
+        for index in 0..2 {
+            let alone = in_pool(1, generator, index);
+            let shared = in_pool(4, generator, index);
+            assert_eq!(shared, alone, "{generator:?}, puzzle {index}");
+            assert!(shared.is_unique());
+        }
+    }
+    // A puzzle made on four threads is minimal too.
+    let puzzle = in_pool(4, &generators[0], 0);
+    assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
+    let floored = in_pool(4, &generators[2], 1);
+    assert!((120 - 1..=120).contains(&givens(&floored).len()));
+}
