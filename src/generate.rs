@@ -187,10 +187,10 @@ impl std::str::FromStr for Symmetry {
 /// With the `parallel` feature, a puzzle of side 16 or more tries several
 /// removals at a time, one on each thread of the current rayon pool (the
 /// global one, a thread per core, unless it is made inside
-/// [`rayon::ThreadPool::install`]), while the removals tried fail: near the
-/// end, where each try is a search of up to seconds. The puzzle is the
-/// same whatever the number of threads: a try's answer is used only where
-/// trying the removals one at a time would give the same.
+/// [`rayon::ThreadPool::install`]): each try is a search, near the end
+/// of up to seconds. The puzzle is the same whatever the number of
+/// threads: a try's answer is used only where trying the removals one at
+/// a time would give the same.
 #[derive(Clone, Debug)]
 pub struct Generator {
     rules: Rules,

@@ -1,18 +1,25 @@
 //! Removing a puzzle's givens on several threads, with the puzzle that
 //! removing them one at a time gives.
 //!
-//! Each orbit is tried against the givens that the orbits before it left.
-//! Near the end of a large puzzle almost every try finds a second solution
-//! (the orbit stays), and each is a search of up to seconds: the tries are
-//! what takes the time, so they run ahead on every thread of the pool,
-//! against the givens as they were when each began, and are decided in
-//! order as they finish.
+//! Each orbit is tried against the givens that the orbits before it left,
+//! and each try is a search: near the end of a large puzzle, of up to
+//! seconds. So the tries run ahead of the decisions, one on each thread of
+//! the pool, each against a guess of the givens the orbits before it will
+//! leave, and are decided in order as they finish.
 //!
-//! A try that found a second solution holds whatever was removed after it
-//! began, since fewer givens keep every solution they had. A try that found
-//! none holds only if nothing was removed in between; otherwise it runs
-//! again against the givens of the moment. So the puzzle does not depend on
-//! the number of threads or on which try finished first.
+//! Uniqueness is monotone in the givens, which makes a guess safe in one
+//! direction. A try that found a second solution holds for any givens
+//! within those it tried (fewer givens keep every solution); a try that
+//! found none holds for any givens that include them (more givens keep
+//! the one solution alone). A try whose answer does not hold for the
+//! givens actually left runs again against them. So the puzzle does not
+//! depend on the number of threads, nor on which try finished first.
+//!
+//! The guess follows the last decision. After an orbit stayed, the tries
+//! ahead are made against the givens as they are (near the end of a 25x25
+//! puzzle nearly every orbit stays); after one went, against the givens
+//! less every orbit still undecided (the givens of a killer puzzle nearly
+//! all go, each removal a proof of up to a second).
 //!
 //! The coordination runs in the tries themselves: each one, as it finishes,
 //! decides what it can and starts the next tries. No thread of the pool
@@ -41,7 +48,6 @@ pub(super) fn remove(
         kept,
         clues,
         floor,
-        removals: 0,
         decided: 0,
         begun: 0,
         results: vec![None; orbits.len()],
@@ -51,7 +57,7 @@ pub(super) fn remove(
         last_removed: true,
     });
     rayon::scope(|scope| {
-        let first = lock(&state).advance();
+        let first = lock(&state).advance(orbits);
         for start in first {
             spawn(scope, &state, orbits, removable, start);
         }
@@ -59,12 +65,10 @@ pub(super) fn remove(
     state.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner).kept
 }
 
-/// A try to begin: the orbit, the givens to try it against, and how many
-/// removals had been made when they were taken.
+/// A try to begin: the orbit and the givens to try it against.
 struct Start {
     orbit: usize,
     kept: Vec<bool>,
-    removals: u64,
 }
 
 /// Runs the try `start`, records it, and begins the tries it makes room for.
@@ -81,9 +85,9 @@ fn spawn<'scope, F>(
         let found = removable(&start.kept, &orbits[start.orbit]);
         let next = {
             let mut tries = lock(state);
-            tries.finish(start.orbit, found, start.removals);
+            tries.finish(start.orbit, found, start.kept);
             tries.decide(orbits);
-            tries.advance()
+            tries.advance(orbits)
         };
         for start in next {
             spawn(scope, state, orbits, removable, start);
@@ -103,31 +107,24 @@ struct Tries {
     kept: Vec<bool>,
     clues: usize,
     floor: Option<usize>,
-    /// Orbits removed so far: a try began with this many is still exact.
-    removals: u64,
     /// Orbits before this one are decided.
     decided: usize,
     /// Orbits before this one have had a try begun (the first undecided
     /// one may be running again).
     begun: usize,
-    /// Each finished try: whether the orbit could go, and the removals when
-    /// the try began.
-    results: Vec<Option<(bool, u64)>>,
+    /// Each finished try: whether the orbit could go, and the givens it
+    /// was tried against.
+    results: Vec<Option<(bool, Vec<bool>)>>,
     running: Vec<bool>,
     in_flight: usize,
     threads: usize,
-    /// Whether the last orbit decided was removed. Tries run ahead only
-    /// after one stayed: while orbits go, each removal voids the tries
-    /// begun before it that found no second solution, which is then most
-    /// of them (the givens of a killer puzzle nearly all go, each try a
-    /// proof of up to a second), and running them would take the threads
-    /// from other puzzles of the stream.
+    /// Whether the last orbit decided went: the guess for the tries ahead.
     last_removed: bool,
 }
 
 impl Tries {
-    fn finish(&mut self, orbit: usize, removable: bool, removals: u64) {
-        self.results[orbit] = Some((removable, removals));
+    fn finish(&mut self, orbit: usize, removable: bool, tried: Vec<bool>) {
+        self.results[orbit] = Some((removable, tried));
         self.running[orbit] = false;
         self.in_flight -= 1;
     }
@@ -138,13 +135,17 @@ impl Tries {
     }
 
     /// Decides the orbits in order as far as finished tries allow. A try
-    /// that allowed a removal but began before the last removal is dropped,
-    /// to be run again.
+    /// whose answer does not hold for the givens left is dropped, to be
+    /// run again.
     fn decide(&mut self, orbits: &[Vec<usize>]) {
         while !self.stopped() {
-            let Some((removable, removals)) = self.results[self.decided] else { break };
-            if removable && removals != self.removals {
-                self.results[self.decided] = None;
+            let Some((removable, tried)) = &self.results[self.decided] else { break };
+            let removable = *removable;
+            // No second solution with the givens tried holds with more
+            // givens; a second solution holds with fewer.
+            let holds = if removable { within(tried, &self.kept) } else { within(&self.kept, tried) };
+            self.results[self.decided] = None;
+            if !holds {
                 break;
             }
             if removable {
@@ -152,7 +153,6 @@ impl Tries {
                     self.kept[cell] = false;
                 }
                 self.clues -= orbits[self.decided].len();
-                self.removals += 1;
             }
             self.last_removed = removable;
             self.decided += 1;
@@ -160,29 +160,46 @@ impl Tries {
     }
 
     /// The tries to begin now: the first undecided orbit again if its try
-    /// was dropped, then new orbits in order, up to one try a thread (one
-    /// in all just after a removal).
-    fn advance(&mut self) -> Vec<Start> {
+    /// was dropped, then new orbits in order, up to one try a thread.
+    fn advance(&mut self, orbits: &[Vec<usize>]) -> Vec<Start> {
         let mut starts = Vec::new();
         if self.stopped() {
             return starts;
         }
         let head = self.decided;
         if head < self.begun && self.results[head].is_none() && !self.running[head] {
-            starts.push(self.start(head));
+            starts.push(self.start(orbits, head));
         }
-        let most = if self.last_removed { 1 } else { self.threads };
-        while self.in_flight < most && self.begun < self.results.len() {
+        // Tries further ahead rest on more guesses; without a bound the
+        // quick ones (a guess of many givens gone finds a second solution
+        // at once) would run through every orbit, leaving the tries to be
+        // run again to the first undecided orbit, one at a time.
+        let ahead = self.results.len().min(self.decided + 2 * self.threads);
+        while self.in_flight < self.threads && self.begun < ahead {
             let orbit = self.begun;
             self.begun += 1;
-            starts.push(self.start(orbit));
+            starts.push(self.start(orbits, orbit));
         }
         starts
     }
 
-    fn start(&mut self, orbit: usize) -> Start {
+    /// A try of `orbit` against the givens as they are, or, after a
+    /// removal, less every orbit before it still undecided. The first
+    /// undecided orbit's try is exact either way.
+    fn start(&mut self, orbits: &[Vec<usize>], orbit: usize) -> Start {
         self.running[orbit] = true;
         self.in_flight += 1;
-        Start { orbit, kept: self.kept.clone(), removals: self.removals }
+        let mut kept = self.kept.clone();
+        if self.last_removed {
+            for &cell in orbits[self.decided..orbit].iter().flatten() {
+                kept[cell] = false;
+            }
+        }
+        Start { orbit, kept }
     }
+}
+
+/// Whether every given of `inner` is one of `outer`.
+fn within(inner: &[bool], outer: &[bool]) -> bool {
+    inner.iter().zip(outer).all(|(&inner, &outer)| !inner || outer)
 }
