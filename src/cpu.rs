@@ -1,11 +1,14 @@
-//! Processor features chosen at run time: the one place in the crate that
-//! may use `unsafe`, and only to call code compiled for a feature once the
-//! processor is known to have it.
+//! Processor features chosen at run time, and cache prefetch hints: the one
+//! place in the crate that may use `unsafe`, and only to call code compiled
+//! for a feature once the processor is known to have it, or to issue a
+//! prefetch.
 //!
 //! Baseline x86-64 has no `popcnt` instruction, so `u64::count_ones`
 //! compiles to a dozen instructions unless the whole program is built for a
 //! newer processor. The exact cover search counts bits in its inner loop,
 //! where the instruction matters (docs/performance.md has the figures).
+//! The clause-learning solver's unit propagation waits on cache misses that
+//! a prefetch a few clauses ahead overlaps.
 #![allow(unsafe_code)]
 
 /// Runs `f`, compiled for the `popcnt` instruction where the processor has
@@ -28,6 +31,19 @@ pub(crate) fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
         }
     }
     f()
+}
+
+/// Asks the processor to bring the cache line of `data` in, without
+/// waiting for it: a hint, which reads nothing the program sees.
+#[inline]
+pub(crate) fn prefetch<T>(data: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch faults on no address, and this one is of a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(std::ptr::from_ref(data).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = data;
 }
 
 #[cfg(test)]

@@ -69,7 +69,8 @@
 //! ```
 #![deny(missing_docs)]
 // `unsafe` is denied everywhere but in `cpu`, which runs code compiled for
-// a processor feature once it has made sure the processor has it.
+// a processor feature once it has made sure the processor has it, and
+// issues cache prefetch hints.
 #![deny(unsafe_code)]
 #![warn(missing_debug_implementations)]
 

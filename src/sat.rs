@@ -104,6 +104,13 @@ const REDUCE_STEP: u64 = 2000;
 /// Learned clauses of this glue or less are kept for good.
 const KEPT_GLUE: u32 = 2;
 
+/// How many watches ahead a clause is fetched into the cache: most of unit
+/// propagation's time is the first read of a clause, a cache miss, and
+/// whether a watch needs its clause is unpredictable, so the processor
+/// does not run ahead to the next one on its own. 4 and 8 ahead did
+/// alike (docs/performance.md).
+const PREFETCH_AHEAD: usize = 4;
+
 /// Conflicts per unit of the Luby sequence of restarts.
 const RESTART_UNIT: u64 = 100;
 /// Variable activities decay by this factor per conflict.
@@ -302,6 +309,7 @@ impl Solver {
             let false_lit = negate(self.trail[self.queue_head]);
             self.queue_head += 1;
             let f = false_lit as usize;
+
             for k in 0..self.binaries[f].len() {
                 let implied = self.binaries[f][k];
                 if self.is_true(implied) {
@@ -316,6 +324,9 @@ impl Solver {
             let (mut i, mut j) = (0, 0);
             let mut conflict = None;
             while i < watches.len() {
+                if let Some(ahead) = watches.get(i + PREFETCH_AHEAD) {
+                    crate::cpu::prefetch(&self.arena[ahead.clause as usize]);
+                }
                 let watch = watches[i];
                 i += 1;
                 if self.is_true(watch.blocker) {
