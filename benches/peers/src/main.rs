@@ -113,7 +113,13 @@ fn data_dir() -> PathBuf {
 }
 
 fn load(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(data_dir().join(name)).expect("dataset readable");
+    let path = data_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        // A name that is not one of the repository's datasets is the usual
+        // cause: say which file, rather than a panic's backtrace.
+        eprintln!("lazydoku-peers: cannot read dataset {name} ({}): {e}", path.display());
+        std::process::exit(2)
+    });
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
