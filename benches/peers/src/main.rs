@@ -543,6 +543,11 @@ fn main() {
     args.retain(|a| !["million.txt", "queens", "pentominoes", "generate", "logic", "canon"].contains(&a.as_str()));
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
+    // Every dataset is read once before the table starts, so that a
+    // mistyped name stops the run before the first measurement.
+    for name in &names {
+        load(name);
+    }
     tdoku_note();
     if !names.is_empty() {
         if let Some(seed) = permute {
