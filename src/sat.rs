@@ -309,7 +309,6 @@ impl Solver {
             let false_lit = negate(self.trail[self.queue_head]);
             self.queue_head += 1;
             let f = false_lit as usize;
-
             for k in 0..self.binaries[f].len() {
                 let implied = self.binaries[f][k];
                 if self.is_true(implied) {

@@ -93,11 +93,11 @@ fn stack_of(search: &mut Dfs<Board, Children, BoardChildren>) -> &mut Vec<Childr
 /// [`Board::children`], begun or not, walked in place ([`walk_in_place`]): the same
 /// nodes in the same order, with fewer board copies.
 fn count_in_place(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize, meter: &mut Meter) -> usize {
-    let mut shortcut = DirectCount::under(meter);
-    let mut count = 0;
     if limit == 0 {
         return 0;
     }
+    let mut shortcut = DirectCount::under(meter);
+    let mut count = 0;
     walk_in_place(stack_of(search), |board| {
         if !meter.tick() {
             return Visit::Refuse;

@@ -543,11 +543,9 @@ fn main() {
     args.retain(|a| !["million.txt", "queens", "pentominoes", "generate", "logic", "canon"].contains(&a.as_str()));
     let names: Vec<&str> = if everything { DATASETS.to_vec() } else { args.iter().map(String::as_str).collect() };
 
-    // Every dataset is read once before the table starts, so that a
-    // mistyped name stops the run before the first measurement.
-    for name in &names {
-        load(name);
-    }
+    // Every dataset is read before the table starts, so that a mistyped
+    // name stops the run before the first measurement.
+    let datasets: Vec<(&str, Vec<String>)> = names.iter().map(|&name| (name, load(name))).collect();
     tdoku_note();
     if !names.is_empty() {
         if let Some(seed) = permute {
@@ -564,8 +562,7 @@ fn main() {
         }
         println!();
     }
-    for name in names {
-        let mut lines = load(name);
+    for (name, mut lines) in datasets {
         if let Some(seed) = permute {
             for (i, line) in lines.iter_mut().enumerate() {
                 let board: Board = line.parse().expect("lazydoku parses");
