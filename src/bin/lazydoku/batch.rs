@@ -1,11 +1,14 @@
 //! The batch pipeline: a reader thread, the solving pool, a writer thread.
 //!
-//! Records travel in chunks through bounded channels, so reading, solving
+//! Records travel in chunks from the reader. Each chunk is cut into blocks
+//! that the pool answers as they come, with no wait at the end of a chunk;
+//! the writer puts the answers back in input order. A fixed number of
+//! messages may be on their way to the writer at once, so reading, solving
 //! and writing overlap while memory stays flat whatever the input's length.
-//! Each chunk is solved in parallel and written in input order.
 
+use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError, channel, sync_channel};
 use std::thread;
 use std::time::Instant;
 
@@ -24,6 +27,11 @@ const CHUNK: usize = 16_384;
 /// Records answered together into one output string, so that the writer
 /// frees one string per block rather than one per record.
 const BLOCK: usize = 128;
+
+/// Messages that may be on their way to the writer at once: chunks being
+/// answered, or answered and held back for order. With more than one, the
+/// pool starts on the next chunk while the last blocks of one finish.
+const IN_FLIGHT: usize = 4;
 
 /// `all` hands its solutions to the writer in batches of about this many
 /// bytes...
@@ -113,6 +121,31 @@ enum Solved {
     Failed(String),
 }
 
+/// The way to the writer: each message takes a place in the output order
+/// and one of a fixed number of permits, which the writer hands back once
+/// it has written the message. Workers answer blocks out of order; the
+/// writer holds back what comes early.
+struct Ordered {
+    next: u64,
+    permits: Receiver<()>,
+    to_write: Sender<(u64, Solved)>,
+}
+
+impl Ordered {
+    /// The next place in the output, once a permit is free; `None` when the
+    /// writer has stopped (stdout was closed).
+    fn reserve(&mut self) -> Option<u64> {
+        self.permits.recv().ok()?;
+        self.next += 1;
+        Some(self.next - 1)
+    }
+
+    /// Sends `solved` in the next place; `false` when the writer has stopped.
+    fn send(&mut self, solved: Solved) -> bool {
+        self.reserve().is_some_and(|place| self.to_write.send((place, solved)).is_ok())
+    }
+}
+
 pub struct Batch {
     pub settings: Settings,
     pub jobs: usize,
@@ -131,10 +164,15 @@ impl Batch {
         let progress = self.progress_bar(total);
 
         let (to_solve, solving) = sync_channel::<Message>(2);
-        let (to_write, writing) = sync_channel::<Solved>(2);
+        let (to_write, writing) = channel::<(u64, Solved)>();
+        let (give_back, permits) = sync_channel::<()>(IN_FLIGHT);
+        for _ in 0..IN_FLIGHT {
+            let _ = give_back.send(());
+        }
         let (mode, parser) = (self.mode, self.settings.parser);
         let reader = thread::spawn(move || read_all(&sources, mode, parser, &to_solve));
-        let writer = thread::spawn(move || write_all(&writing, &names, progress.as_ref()));
+        let writer = thread::spawn(move || write_all(&writing, &give_back, &names, progress.as_ref()));
+        let mut ordered = Ordered { next: 0, permits, to_write };
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
         // `canon --unique`: the canonical forms written so far.
@@ -146,78 +184,89 @@ impl Batch {
             Task::Answer(question) if !unique => Some(question),
             _ => None,
         };
-        for message in solving {
-            let solved = match (message, blocked) {
-                (Message::Failed(e), _) => Solved::Failed(e),
-                (Message::Chunk { source, records, bytes }, Some(question)) => {
-                    let origin = Origin { file: files[source].as_deref() };
-                    // Answered and joined in the workers: the writer only
-                    // moves the bytes.
-                    let block = |records: &[Record]| {
-                        let mut block = Block::default();
-                        for record in records {
-                            block.add(answer(&self.settings, question, record, origin));
+        // Each chunk is a task of its own in the pool, so that workers move
+        // on to the next chunk while the last blocks of one are answered:
+        // none waits at the end of a chunk.
+        pool.in_place_scope_fifo(|scope| {
+            for message in solving {
+                let sent = match (message, blocked) {
+                    (Message::Failed(e), _) => ordered.send(Solved::Failed(e)),
+                    (Message::Chunk { source, records, bytes }, Some(question)) => {
+                        let Some(place) = ordered.reserve() else {
+                            break; // The writer stopped: stdout was closed.
+                        };
+                        let origin = Origin { file: files[source].as_deref() };
+                        let to_write = ordered.to_write.clone();
+                        let settings = &self.settings;
+                        let pool = &pool;
+                        let jobs = self.jobs;
+                        // Answered and joined in the workers, a block of
+                        // records to a string: the writer only moves the bytes.
+                        let answer_chunk = move || {
+                            let block = |records: &[Record]| {
+                                let mut block = Block::default();
+                                for record in records {
+                                    block.add(answer(settings, question, record, origin));
+                                }
+                                block
+                            };
+                            let blocks: Vec<Block> = if jobs == 1 {
+                                records.chunks(BLOCK).map(block).collect()
+                            } else {
+                                pool.install(|| records.par_chunks(BLOCK).map(block).collect())
+                            };
+                            // A writer gone has stopped the output: nothing to do.
+                            let _ = to_write.send((place, Solved::Blocks { source, blocks, bytes }));
+                        };
+                        if self.jobs == 1 {
+                            answer_chunk();
+                        } else {
+                            scope.spawn_fifo(move |_| answer_chunk());
                         }
-                        block
-                    };
-                    let blocks: Vec<Block> = if self.jobs == 1 {
-                        records.chunks(BLOCK).map(block).collect()
-                    } else {
-                        pool.install(|| records.par_chunks(BLOCK).map(block).collect())
-                    };
-                    Solved::Blocks { source, blocks, bytes }
-                }
-                (Message::Chunk { source, records, bytes }, None) => {
-                    let origin = Origin { file: files[source].as_deref() };
-                    let outcomes = match self.settings.task {
-                        Task::All(limit) => match self.stream_all(source, &records, origin, limit, &to_write) {
-                            Some(()) => Vec::new(),
-                            None => break, // The writer stopped: stdout was closed.
-                        },
-                        Task::Answer(question) if self.jobs == 1 => {
-                            records.iter().map(|r| answer(&self.settings, question, r, origin)).collect()
-                        }
-                        Task::Answer(question) => pool.install(|| {
-                            records.par_iter().map(|r| answer(&self.settings, question, r, origin)).collect()
-                        }),
-                    };
-                    let mut outcomes = outcomes;
-                    if unique {
-                        for outcome in &mut outcomes {
-                            if let Some(key) = outcome.key.take() {
-                                if !seen.insert(key) {
-                                    outcome.out = None;
+                        true
+                    }
+                    (Message::Chunk { source, records, bytes }, None) => {
+                        let origin = Origin { file: files[source].as_deref() };
+                        let outcomes = match self.settings.task {
+                            Task::All(limit) => {
+                                match self.stream_all(source, &records, origin, limit, &mut ordered) {
+                                    Some(()) => Vec::new(),
+                                    None => break, // The writer stopped: stdout was closed.
+                                }
+                            }
+                            Task::Answer(question) if self.jobs == 1 => {
+                                records.iter().map(|r| answer(&self.settings, question, r, origin)).collect()
+                            }
+                            Task::Answer(question) => pool.install(|| {
+                                records.par_iter().map(|r| answer(&self.settings, question, r, origin)).collect()
+                            }),
+                        };
+                        let mut outcomes = outcomes;
+                        if unique {
+                            for outcome in &mut outcomes {
+                                if let Some(key) = outcome.key.take() {
+                                    if !seen.insert(key) {
+                                        outcome.out = None;
+                                    }
                                 }
                             }
                         }
+                        ordered.send(Solved::Chunk { source, outcomes, bytes })
                     }
-                    Solved::Chunk { source, outcomes, bytes }
+                };
+                if !sent {
+                    break; // The writer stopped: stdout was closed.
                 }
-            };
-            if to_write.send(solved).is_err() {
-                break; // The writer stopped: stdout was closed.
             }
-        }
-        drop(to_write);
+        });
+        drop(ordered);
         let summary = writer.join().map_err(|_| "the writer thread panicked".to_owned())?;
         // The reader may be blocked on input or on a full channel if the
         // writer stopped early; it ends with the process.
         drop(reader);
         let summary = summary?;
         if !self.quiet {
-            let secs = start.elapsed().as_secs_f64();
-            #[expect(clippy::cast_precision_loss, reason = "puzzle counts are far below 2^52")]
-            let rate = summary.total() as f64 / secs.max(1e-9);
-            let stopped = if summary.stopped > 0 { format!(", {} stopped", summary.stopped) } else { String::new() };
-            // Nothing to do if stderr is gone too.
-            let _ = writeln!(
-                io::stderr().lock(),
-                "lazydoku: {} found, {} without solution, {} invalid{stopped}; {} puzzles in {secs:.2} s ({rate:.0} puzzles/s)",
-                summary.found,
-                summary.no_solution,
-                summary.invalid,
-                summary.total(),
-            );
+            print_summary(&summary, start);
         }
         Ok(summary)
     }
@@ -233,7 +282,7 @@ impl Batch {
         records: &[Record],
         origin: Origin<'_>,
         limit: Option<usize>,
-        to_write: &SyncSender<Solved>,
+        ordered: &mut Ordered,
     ) -> Option<()> {
         for record in records {
             let mut batch = String::new();
@@ -243,7 +292,7 @@ impl Batch {
                 batch.push_str(&text);
                 batch.push('\n');
                 if batch.len() >= STREAM_BYTES || since.elapsed() >= STREAM_WAIT {
-                    open = to_write.send(Solved::Solutions(std::mem::take(&mut batch))).is_ok();
+                    open = ordered.send(Solved::Solutions(std::mem::take(&mut batch)));
                     since = Instant::now();
                 }
                 open
@@ -252,10 +301,12 @@ impl Batch {
             if !open {
                 return None;
             }
-            if !batch.is_empty() && to_write.send(Solved::Solutions(batch)).is_err() {
+            if !batch.is_empty() && !ordered.send(Solved::Solutions(batch)) {
                 return None;
             }
-            to_write.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0 }).ok()?;
+            if !ordered.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0 }) {
+                return None;
+            }
         }
         Some(())
     }
@@ -274,6 +325,23 @@ impl Batch {
         );
         Some(bar)
     }
+}
+
+/// The closing line on stderr: how the batch went and how fast.
+fn print_summary(summary: &Summary, start: Instant) {
+    let secs = start.elapsed().as_secs_f64();
+    #[expect(clippy::cast_precision_loss, reason = "puzzle counts are far below 2^52")]
+    let rate = summary.total() as f64 / secs.max(1e-9);
+    let stopped = if summary.stopped > 0 { format!(", {} stopped", summary.stopped) } else { String::new() };
+    // Nothing to do if stderr is gone too.
+    let _ = writeln!(
+        io::stderr().lock(),
+        "lazydoku: {} found, {} without solution, {} invalid{stopped}; {} puzzles in {secs:.2} s ({rate:.0} puzzles/s)",
+        summary.found,
+        summary.no_solution,
+        summary.invalid,
+        summary.total(),
+    );
 }
 
 /// Whether stdout is a pipe or a socket rather than a file.
@@ -337,25 +405,47 @@ fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSende
     }
 }
 
-fn write_all(writing: &Receiver<Solved>, names: &[String], progress: Option<&ProgressBar>) -> Result<Summary, String> {
+/// Writes what comes from `writing` in the order of its places, handing a
+/// permit back for each message written.
+fn write_all(
+    writing: &Receiver<(u64, Solved)>,
+    give_back: &SyncSender<()>,
+    names: &[String],
+    progress: Option<&ProgressBar>,
+) -> Result<Summary, String> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut summary = Summary::default();
+    // Messages that came before their turn, by place.
+    let mut early: BTreeMap<u64, Solved> = BTreeMap::new();
+    let mut next = 0;
     loop {
-        // Whatever is written leaves before the writer waits for more.
-        let solved = match writing.try_recv() {
-            Ok(solved) => solved,
-            Err(TryRecvError::Disconnected) => break,
-            Err(TryRecvError::Empty) => {
-                if !written(out.flush())? {
-                    return Ok(summary);
+        let solved = if let Some(solved) = early.remove(&next) {
+            solved
+        } else {
+            // Whatever is written leaves before the writer waits for more.
+            let (place, solved) = match writing.try_recv() {
+                Ok(message) => message,
+                Err(TryRecvError::Disconnected) => break,
+                Err(TryRecvError::Empty) => {
+                    if !written(out.flush())? {
+                        return Ok(summary);
+                    }
+                    match writing.recv() {
+                        Ok(message) => message,
+                        Err(_) => break,
+                    }
                 }
-                match writing.recv() {
-                    Ok(solved) => solved,
-                    Err(_) => break,
-                }
+            };
+            if place != next {
+                early.insert(place, solved);
+                continue;
             }
+            solved
         };
+        next += 1;
+        // The permit is free again; the sender may be gone at the end.
+        let _ = give_back.try_send(());
         let (source, outcomes, bytes) = match solved {
             Solved::Failed(e) => {
                 let _ = out.flush();
