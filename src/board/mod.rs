@@ -241,6 +241,13 @@ impl Board {
         self.engine.put(cell, bit);
     }
 
+    /// The classic board of an 81-character line of digits and `.`, `0` or
+    /// `_`, read in one pass; `None` for anything else, or givens that
+    /// clash, which the full parser reports.
+    pub(crate) fn nine_from_line(line: &[u8; 81]) -> Option<Board> {
+        Nine::from_line(line).map(|nine| Board { engine: Engines::Nine(nine) })
+    }
+
     /// This board, empty, with `digits` (one per cell, 0 for none) placed
     /// without checks: digits that do not clash, such as those of one
     /// solution of its rules. A 9x9 board is built in one pass over its

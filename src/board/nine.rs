@@ -288,35 +288,41 @@ impl Nine {
 
     /// A board holding `digits[cell]` (1 to 9, or 0 for an empty cell),
     /// built in one pass over the bands rather than a digit at a time. The
-    /// digits must agree with one another, as a solution's do: each band's
-    /// candidates are its cells minus the filled ones and the rows, boxes
-    /// and columns of its digit's cells, with those cells given back, which
-    /// is what placing them one by one leaves when no two clash.
+    /// digits must agree with one another, as a solution's do.
     pub(crate) fn from_consistent_digits(digits: &[u8; 81]) -> Nine {
         let mut nine = Nine::empty();
-        let mut filled = [0u32; 3];
-        let mut held = [0u32; 27];
-        let mut peers = [0u32; 27];
-        let mut columns = [0u32; 9];
+        let mut givens = Givens::default();
         for (cell, &digit) in digits.iter().enumerate() {
             if digit == 0 {
                 continue;
             }
-            let (b, p, d) = (cell / 27, cell % 27, usize::from(digit - 1));
+            let d = usize::from(digit - 1);
             nine.text[cell] = SYMBOLS[d + 1];
-            filled[b] |= 1 << p;
-            held[3 * d + b] |= 1 << p;
-            peers[3 * d + b] |= BAND_PEERS[p];
-            columns[d] |= COLUMN[p % 9];
+            givens.add(cell, d);
         }
-        for (i, cand) in nine.cand.iter_mut().enumerate() {
-            let (d, b) = (i / 3, i % 3);
-            *cand = (BAND & !filled[b] & !peers[i] & !columns[d]) | held[i];
-        }
-        for (unsolved, &filled) in nine.unsolved.iter_mut().zip(&filled) {
-            *unsolved = BAND & !filled;
-        }
+        givens.candidates_into(&mut nine);
         nine
+    }
+
+    /// The board of an 81-character line of digits 1 to 9 and `.`, `0` or
+    /// `_` for empty cells, in one pass: `None` for any other character or
+    /// two givens that clash, which the full parser then reports.
+    pub(crate) fn from_line(line: &[u8; 81]) -> Option<Nine> {
+        let mut nine = Nine::empty();
+        let mut givens = Givens::default();
+        for (cell, &byte) in line.iter().enumerate() {
+            let d = match byte {
+                b'.' | b'0' | b'_' => continue,
+                b'1'..=b'9' => usize::from(byte - b'1'),
+                _ => return None,
+            };
+            nine.text[cell] = byte;
+            if givens.add(cell, d) {
+                return None;
+            }
+        }
+        givens.candidates_into(&mut nine);
+        Some(nine)
     }
 
     /// Removes the digit of `bit` from the candidates of the empty `cell`,
@@ -709,6 +715,49 @@ impl Engine for Nine {
             }
         };
         Some((cell, self.candidate_bits(cell)))
+    }
+}
+
+/// The givens of a board gathered band by band, to build its candidates at
+/// once: each band's candidates for a digit are its cells minus the filled
+/// ones and the rows, boxes and columns of the digit's givens, with those
+/// givens given back, which is what placing them one by one leaves when
+/// no two clash.
+#[derive(Default)]
+struct Givens {
+    filled: [u32; 3],
+    /// Where each digit is given, by digit and band.
+    held: [u32; 27],
+    /// The row and box peers of those cells, by digit and band.
+    peers: [u32; 27],
+    /// The columns of each digit's givens, as a band's cells.
+    columns: [u32; 9],
+}
+
+impl Givens {
+    /// Notes the digit of index `d` at `cell`: whether it clashes with a
+    /// given noted before (the same digit in its row, box or column).
+    #[inline]
+    fn add(&mut self, cell: usize, d: usize) -> bool {
+        let (b, p) = (cell / 27, cell % 27);
+        let i = 3 * d + b;
+        let clash = (self.peers[i] | self.columns[d]) >> p & 1 != 0;
+        self.filled[b] |= 1 << p;
+        self.held[i] |= 1 << p;
+        self.peers[i] |= BAND_PEERS[p];
+        self.columns[d] |= COLUMN[p % 9];
+        clash
+    }
+
+    /// The candidates and unsolved cells these givens leave, into `nine`.
+    fn candidates_into(&self, nine: &mut Nine) {
+        for (i, cand) in nine.cand.iter_mut().enumerate() {
+            let (d, b) = (i / 3, i % 3);
+            *cand = (BAND & !self.filled[b] & !self.peers[i] & !self.columns[d]) | self.held[i];
+        }
+        for (unsolved, &filled) in nine.unsolved.iter_mut().zip(&self.filled) {
+            *unsolved = BAND & !filled;
+        }
     }
 }
 

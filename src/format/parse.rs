@@ -156,28 +156,7 @@ impl Parser {
         if self.hex || self.diagonals || self.shape.is_some_and(|s| s != Shape::NINE) || text.len() != 81 {
             return None;
         }
-        let mut digits = [0u8; 81];
-        let mut used = [0u16; 27];
-        for ((cell, byte), slot) in text.bytes().enumerate().zip(&mut digits) {
-            let digit = match byte {
-                b'.' | b'0' | b'_' => continue,
-                b'1'..=b'9' => byte - b'0',
-                _ => return None,
-            };
-            let bit = 1u16 << (digit - 1);
-            let (row, col) = (cell / 9, cell % 9);
-            let regions = [row, 9 + col, 18 + row / 3 * 3 + col / 3];
-            if regions.iter().any(|&r| used[r] & bit != 0) {
-                return None;
-            }
-            for r in regions {
-                used[r] |= bit;
-            }
-            *slot = digit;
-        }
-        // No two givens clash (checked above), so the band masks can be
-        // built at once.
-        Some(Board::empty(Shape::NINE).with_solution_digits(&digits))
+        Board::nine_from_line(text.as_bytes().try_into().ok()?)
     }
 
     fn scan(self, text: &str) -> Result<Scan, ParseError> {
