@@ -125,7 +125,7 @@ enum Solved {
 
 /// The way to the writer: each message takes a place in the output order
 /// and one of a fixed number of permits, which the writer hands back once
-/// it has written the message. Workers answer blocks out of order; the
+/// it has written the message. Workers finish chunks out of order; the
 /// writer holds back what comes early.
 struct Ordered {
     next: u64,
@@ -200,7 +200,6 @@ impl Batch {
                         let origin = Origin { file: files[source].as_deref() };
                         let to_write = ordered.to_write.clone();
                         let settings = &self.settings;
-                        let pool = &pool;
                         let jobs = self.jobs;
                         // Answered and joined in the workers, a block of
                         // records to a string: the writer only moves the bytes.
@@ -212,10 +211,12 @@ impl Batch {
                                 }
                                 block
                             };
+                            // With more than one job this runs on a worker of
+                            // the pool, whose other workers take blocks from it.
                             let blocks: Vec<Block> = if jobs == 1 {
                                 records.chunks(BLOCK).map(block).collect()
                             } else {
-                                pool.install(|| records.par_chunks(BLOCK).map(block).collect())
+                                records.par_chunks(BLOCK).map(block).collect()
                             };
                             // A writer gone has stopped the output: nothing to do.
                             let _ = to_write.send((place, Solved::Blocks { source, blocks, bytes }));
