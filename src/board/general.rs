@@ -36,6 +36,12 @@ struct Pending {
     /// Whether a queue was full when something came down to three or two:
     /// then every cell and place is looked at.
     subsets_overflowed: bool,
+    /// Killer cages (in [`Geometry::cages_of`]'s numbering) with a cell
+    /// changed since their sums were last looked at, one bit each: a cage
+    /// whose cells did not change has nothing new to give.
+    dirty_cages: SmallVec<[u64; 4]>,
+    /// Every cage is to be looked at: the board was not propagated.
+    every_cage: bool,
 }
 
 /// The most cells, and the most places, queued for subsets: a full queue
@@ -43,6 +49,26 @@ struct Pending {
 const SUBSETS_QUEUED: usize = 256;
 
 impl Pending {
+    /// Marks the cages of `cell` for a look at their sums.
+    #[inline]
+    fn cell_changed(&mut self, g: &Geometry, cell: usize) {
+        // Most boards have no cages: one test on the hot path.
+        if g.has_cages() {
+            self.mark_cages(g, cell);
+        }
+    }
+
+    #[inline(never)]
+    fn mark_cages(&mut self, g: &Geometry, cell: usize) {
+        for &k in g.cages_of(cell) {
+            let (word, bit) = (usize::from(k) / 64, k % 64);
+            if self.dirty_cages.len() <= word {
+                self.dirty_cages.resize(word + 1, 0);
+            }
+            self.dirty_cages[word] |= 1 << bit;
+        }
+    }
+
     fn small_cell(&mut self, cell: usize) {
         if self.small_cells.len() < SUBSETS_QUEUED {
             self.small_cells.push(to_u16(cell));
@@ -68,6 +94,15 @@ fn at_most_three(mask: u32) -> bool {
     let two_fewer = mask & mask.wrapping_sub(1);
     let three_fewer = two_fewer & two_fewer.wrapping_sub(1);
     three_fewer & three_fewer.wrapping_sub(1) == 0
+}
+
+/// The indices of the set bits of `mask`, lowest first.
+fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let index = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (index < 64).then_some(index)
+    })
 }
 
 /// The indices of the set bits of `mask`, lowest first.
@@ -250,6 +285,7 @@ impl General {
         self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
         self.cands[cell] = bit;
         self.empty -= 1;
+        pending.cell_changed(g, cell);
         self.remove_places(g, cell, others, pending)?;
         for &peer in g.peers(cell) {
             let peer = usize::from(peer);
@@ -273,6 +309,7 @@ impl General {
             return Err(self.fail(Conflict::Cell(to_u16(cell))));
         }
         self.cands[cell] = left;
+        pending.cell_changed(g, cell);
         if left.is_power_of_two() {
             pending.singles.push((to_u16(cell), left));
         } else if at_most_three(left) {
@@ -286,6 +323,7 @@ impl General {
     /// cells and places that may make subsets. A digit with no place, or a
     /// cell with no candidate, is a contradiction.
     fn gather_forced(&self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
+        pending.every_cage = true;
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
                 0 => return Err(Contradiction),
@@ -352,7 +390,12 @@ impl General {
     /// candidate. Returns whether anything was eliminated.
     fn cage_sums(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
         let mut changed = false;
-        for cage in g.cages.iter().chain(g.implied.iter().map(|implied| &implied.cage)) {
+        // The cages to look at: what this pass changes marks them anew.
+        let dirty = std::mem::take(&mut pending.dirty_cages);
+        let every = std::mem::take(&mut pending.every_cage);
+        let marked = dirty.iter().enumerate().flat_map(|(w, &word)| bits64(word).map(move |b| 64 * w + b));
+        let cages: &mut dyn Iterator<Item = usize> = if every { &mut (0..g.all_cages()) } else { &mut { marked } };
+        for cage in cages.map(|k| g.cage(k)) {
             let mut placed = 0u32;
             for &cell in &cage.cells {
                 let cell = usize::from(cell);

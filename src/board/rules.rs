@@ -315,25 +315,73 @@ impl Rules {
     /// # Ok::<(), RulesError>(())
     /// ```
     pub fn with_cage(self, sum: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        self.with_cages([(sum, cells.to_vec())])
+    }
+
+    /// These rules with every cage of `cages` (each a sum and its cells)
+    /// added at once: the same checks as [`Rules::with_cage`] on each, in
+    /// order, and the rules built once rather than once per cage, which
+    /// matters for a board of a hundred cages.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first cage that [`Rules::with_cage`] would refuse,
+    /// counting as taken the cells of the cages before it.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, RulesError, Shape};
+    ///
+    /// let killer = Rules::new(Shape::new(2, 2)).with_cages([(3, vec![0, 1]), (7, vec![14, 15])])?;
+    /// assert_eq!(killer.cages().collect::<Vec<_>>(), [(3, vec![0, 1]), (7, vec![14, 15])]);
+    /// // The same cages one at a time make the same rules.
+    /// let one_by_one = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1])?.with_cage(7, &[14, 15])?;
+    /// assert_eq!(killer, one_by_one);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_cages([(3, vec![0, 1]), (5, vec![1, 2])]),
+    ///     Err(RulesError::CageOverlap { cell: 1 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_cages(self, cages: impl IntoIterator<Item = (usize, Vec<usize>)>) -> Result<Rules, RulesError> {
+        self.with_cages_numbered(cages).map_err(|(_, e)| e)
+    }
+
+    /// [`Rules::with_cages`], with the place in `cages` of the cage refused.
+    pub(crate) fn with_cages_numbered(
+        self,
+        cages: impl IntoIterator<Item = (usize, Vec<usize>)>,
+    ) -> Result<Rules, (usize, RulesError)> {
         let (side, count) = (self.geometry.side, self.geometry.cells);
-        if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
-            return Err(RulesError::CellOutOfRange { cell, cells: count });
+        let mut all = self.geometry.cages.clone();
+        let mut taken = vec![false; count];
+        for &cell in all.iter().flat_map(|cage| &cage.cells) {
+            taken[usize::from(cell)] = true;
         }
-        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
-            return Err(RulesError::RepeatedCell { cell });
+        let before = all.len();
+        for (sum, cells) in cages {
+            let refuse = |e: RulesError| (all.len() - before, e);
+            if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+                return Err(refuse(RulesError::CellOutOfRange { cell, cells: count }));
+            }
+            if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+                return Err(refuse(RulesError::RepeatedCell { cell }));
+            }
+            if let Some(&cell) = cells.iter().find(|&&c| taken[c]) {
+                return Err(refuse(RulesError::CageOverlap { cell }));
+            }
+            if cells.is_empty() || cells.len() > side {
+                return Err(refuse(RulesError::CageSize { found: cells.len(), side }));
+            }
+            let cage = Cage::new(&cells, sum, side);
+            if cage.combinations.is_empty() {
+                return Err(refuse(RulesError::ImpossibleSum { sum, cells: cells.len() }));
+            }
+            for &cell in &cells {
+                taken[cell] = true;
+            }
+            all.push(cage);
         }
-        let mut cages = self.geometry.cage_list();
-        if let Some(&cell) = cells.iter().find(|c| cages.iter().any(|(_, other)| other.contains(c))) {
-            return Err(RulesError::CageOverlap { cell });
-        }
-        if cells.is_empty() || cells.len() > side {
-            return Err(RulesError::CageSize { found: cells.len(), side });
-        }
-        if Cage::new(cells, sum, side).combinations.is_empty() {
-            return Err(RulesError::ImpossibleSum { sum, cells: cells.len() });
-        }
-        cages.push((sum, cells.to_vec()));
-        Ok(Rules::from_parts(self.geometry.shape, &self.geometry.unit_list(), cages))
+        Ok(Rules::from_cages(self.geometry.shape, &self.geometry.unit_list(), all))
     }
 
     /// These rules with every cage in `cages` added at once, unchecked: for
@@ -413,6 +461,11 @@ impl Rules {
     fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<(usize, Vec<usize>)>) -> Rules {
         let side = shape.side();
         let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
+        Rules::from_cages(shape, units, cages)
+    }
+
+    /// [`Rules::from_parts`] with the cages' combinations already listed.
+    fn from_cages(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Rules {
         let geometry = Geometry::from_parts(shape, units, cages);
         // The same units as a classic shape's: share that one.
         if geometry == *shape.geometry() {

@@ -290,10 +290,15 @@ pub(crate) struct Geometry {
     /// Sums the cages imply (see [`implied_sums`]): cages for propagation,
     /// and steps of their own for `explain`.
     pub(crate) implied: Vec<ImpliedSum>,
+    /// The cages holding cell `c`, given and implied (numbered given ones
+    /// first), are `cell_cages[cell_cage_start[c]..cell_cage_start[c + 1]]`;
+    /// both empty on a board without cages.
+    cell_cages: Vec<u16>,
+    cell_cage_start: Vec<u32>,
 }
 
 /// A killer cage: its cells hold distinct digits that add up to `sum`.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Cage {
     pub(crate) cells: Vec<u16>,
     pub(crate) sum: usize,
@@ -358,7 +363,12 @@ impl Cage {
 ///
 /// Each is a cage for propagation only: its cells are already peers. Sets
 /// that too many combinations of digits make are left out.
-fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> Vec<ImpliedSum> {
+fn implied_sums(
+    side: usize,
+    units: &[(Region, Vec<usize>)],
+    member_of: &[Vec<Membership>],
+    cages: &[Cage],
+) -> Vec<ImpliedSum> {
     // At most this many sets of distinct digits of the set's size to list.
     const MOST_CHOICES: u64 = 20_000;
     // Propagation looks at every combination of every cage each round: a
@@ -384,12 +394,16 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
         let cage = Cage { cells: cells.into_iter().map(to_u16).collect(), sum, combinations: Vec::new() };
         found.push(ImpliedSum { cage, unit, outies, cages });
     };
+    let mut in_unit = vec![false; side * side];
     for (u, (_, unit)) in units.iter().enumerate() {
+        for &c in unit {
+            in_unit[c] = true;
+        }
         // The cages with a cell in the unit, and those of them wholly inside it.
         let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX).collect();
         touching.sort_unstable();
         touching.dedup();
-        let is_inside = |i: usize| cages[i].cells.iter().all(|&c| unit.contains(&usize::from(c)));
+        let is_inside = |i: usize| cages[i].cells.iter().all(|&c| in_unit[usize::from(c)]);
         let inside: Vec<usize> = touching.iter().copied().filter(|&i| is_inside(i)).collect();
         let inside_sum: usize = inside.iter().map(|&i| cages[i].sum).sum();
         let innies: Vec<usize> = unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])).collect();
@@ -401,27 +415,38 @@ fn implied_sums(side: usize, units: &[(Region, Vec<usize>)], cages: &[Cage]) -> 
             let outies: Vec<usize> = touching
                 .iter()
                 .flat_map(|&i| cages[i].cells.iter().map(|&c| usize::from(c)))
-                .filter(|c| !unit.contains(c))
+                .filter(|&c| !in_unit[c])
                 .collect();
-            let distinct = units.iter().any(|(_, u)| outies.iter().all(|c| u.contains(c)));
+            // Some unit holds them all: one of the first one's.
+            let distinct = outies.first().is_some_and(|&first| {
+                member_of[first].iter().any(|m| outies.iter().all(|c| units[usize::from(m.unit)].1.contains(c)))
+            });
             if !outies.is_empty() && distinct && sum >= total {
                 note(outies, sum - total, u, true, touching);
             }
         }
+        for &c in unit {
+            in_unit[c] = false;
+        }
     }
     let mut implied: Vec<ImpliedSum> = Vec::new();
+    // The cells of every cage so far, sorted: given cages may not be.
+    let mut known: std::collections::HashSet<Vec<u16>> = cages
+        .iter()
+        .map(|cage| {
+            let mut cells = cage.cells.clone();
+            cells.sort_unstable();
+            cells
+        })
+        .collect();
     for found in found {
         let mut cells: Vec<usize> = found.cage.cells.iter().map(|&c| usize::from(c)).collect();
         cells.sort_unstable();
-        // Implied cages are built from sorted cells; given ones may not be.
-        let same = |cage: &Cage| {
-            let mut theirs: Vec<usize> = cage.cells.iter().map(|&c| usize::from(c)).collect();
-            theirs.sort_unstable();
-            theirs == cells
-        };
-        if !cages.iter().chain(implied.iter().map(|i| &i.cage)).any(same) && choices(cells.len()) <= MOST_CHOICES {
+        let key: Vec<u16> = cells.iter().map(|&c| to_u16(c)).collect();
+        if choices(cells.len()) <= MOST_CHOICES && !known.contains(&key) {
             let cage = Cage::new(&cells, found.cage.sum, side);
             if cage.combinations.len() <= MOST_COMBINATIONS {
+                known.insert(key);
                 implied.push(ImpliedSum { cage, ..found });
             }
         }
@@ -502,35 +527,58 @@ impl Geometry {
     pub(crate) fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Geometry {
         let side = shape.side();
         let cells = side * side;
+        // The units of each cell with its place in each, in unit order.
+        let mut member_of: Vec<Vec<Membership>> = vec![Vec::new(); cells];
+        for (unit, (_, members)) in units.iter().enumerate() {
+            for (place, &cell) in members.iter().enumerate() {
+                let place = u8::try_from(place).expect("at most 25 cells a unit");
+                member_of[cell].push(Membership { unit: to_u16(unit), place });
+            }
+        }
+        let mut cage_of = vec![None; cells];
+        for cage in &cages {
+            for &cell in &cage.cells {
+                cage_of[usize::from(cell)] = Some(cage);
+            }
+        }
         let mut peers = Vec::new();
         let mut peer_start = vec![0];
         let mut mine = Vec::new();
         for cell in 0..cells {
             mine.clear();
-            mine.extend(
-                units
-                    .iter()
-                    .filter(|(_, u)| u.contains(&cell))
-                    .flat_map(|(_, u)| u.iter().copied())
-                    .filter(|&p| p != cell),
-            );
-            let cage_mates =
-                cages.iter().filter(|cage| cage.cells.contains(&to_u16(cell))).flat_map(|cage| &cage.cells);
-            mine.extend(cage_mates.map(|&p| usize::from(p)).filter(|&p| p != cell));
+            mine.extend(member_of[cell].iter().flat_map(|m| units[usize::from(m.unit)].1.iter().copied()));
+            mine.extend(cage_of[cell].iter().flat_map(|cage| cage.cells.iter().map(|&p| usize::from(p))));
+            mine.retain(|&p| p != cell);
             mine.sort_unstable();
             mine.dedup();
             peers.extend(mine.iter().map(|&p| to_u16(p)));
             peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
         }
         let (mut meetings, mut meeting_start, mut widest_meeting) = (Vec::new(), vec![0], Vec::new());
+        // For the unit at hand, the places of the cells it shares with each
+        // other unit: in it, and in the other.
+        let mut shared = vec![(0u32, 0u32); units.len()];
+        let mut met: Vec<usize> = Vec::new();
         for (_, a) in units {
+            met.clear();
+            for (k, &cell) in a.iter().enumerate() {
+                for m in &member_of[cell] {
+                    let j = usize::from(m.unit);
+                    if shared[j] == (0, 0) {
+                        met.push(j);
+                    }
+                    shared[j].0 |= 1 << k;
+                    shared[j].1 |= 1 << m.place;
+                }
+            }
+            met.sort_unstable();
             let mut widest = 0;
-            for (j, (_, b)) in units.iter().enumerate().filter(|(_, (_, b))| b != a) {
-                // The places in `u` of the cells that `v` holds too.
-                let shared = |u: &Vec<usize>, v: &Vec<usize>| {
-                    u.iter().enumerate().filter(|(_, c)| v.contains(c)).fold(0u32, |m, (k, _)| m | 1 << k)
-                };
-                let (mine, theirs) = (shared(a, b), shared(b, a));
+            for &j in &met {
+                let (mine, theirs) = std::mem::take(&mut shared[j]);
+                // The unit itself, or another with the same cells.
+                if units[j].1 == *a {
+                    continue;
+                }
                 if mine.count_ones() >= 2 {
                     meetings.push(Meeting { shared: mine, other: to_u16(j), other_shared: theirs });
                     widest = widest.max(mine.count_ones());
@@ -541,14 +589,24 @@ impl Geometry {
         }
         let mut memberships = Vec::new();
         let mut membership_start = vec![0];
-        for cell in 0..cells {
-            for (unit, (_, u)) in units.iter().enumerate() {
-                if let Some(place) = u.iter().position(|&c| c == cell) {
-                    let place = u8::try_from(place).expect("at most 25 cells a unit");
-                    memberships.push(Membership { unit: to_u16(unit), place });
+        for mine in &member_of {
+            memberships.extend_from_slice(mine);
+            membership_start.push(u32::try_from(memberships.len()).expect("a few units a cell"));
+        }
+        let implied = implied_sums(side, units, &member_of, &cages);
+        let (mut cell_cages, mut cell_cage_start) = (Vec::new(), Vec::new());
+        if !cages.is_empty() {
+            let mut holding: Vec<Vec<u16>> = vec![Vec::new(); cells];
+            for (k, cage) in cages.iter().chain(implied.iter().map(|i| &i.cage)).enumerate() {
+                for &cell in &cage.cells {
+                    holding[usize::from(cell)].push(u16::try_from(k).expect("fewer than 65,536 cages"));
                 }
             }
-            membership_start.push(u32::try_from(memberships.len()).expect("a few units a cell"));
+            cell_cage_start.push(0);
+            for mine in &holding {
+                cell_cages.extend_from_slice(mine);
+                cell_cage_start.push(u32::try_from(cell_cages.len()).expect("fewer than 2^32 cage cells"));
+            }
         }
         Geometry {
             shape,
@@ -564,8 +622,10 @@ impl Geometry {
             peer_start,
             memberships,
             membership_start,
-            implied: implied_sums(side, units, &cages),
+            implied,
             cages,
+            cell_cages,
+            cell_cage_start,
         }
     }
 
@@ -615,6 +675,32 @@ impl Geometry {
             .zip(self.units())
             .map(|(&kind, unit)| (kind, unit.iter().map(|&c| usize::from(c)).collect()))
             .collect()
+    }
+
+    /// The cages, given and implied, that hold `cell`: none on a board
+    /// without cages.
+    #[inline]
+    pub(crate) fn cages_of(&self, cell: usize) -> &[u16] {
+        match self.cell_cage_start.get(cell..cell + 2) {
+            Some(&[start, end]) => &self.cell_cages[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// Whether there are killer cages.
+    #[inline]
+    pub(crate) fn has_cages(&self) -> bool {
+        !self.cages.is_empty()
+    }
+
+    /// The number of cages, given and implied.
+    pub(crate) fn all_cages(&self) -> usize {
+        self.cages.len() + self.implied.len()
+    }
+
+    /// Cage `k` of [`Geometry::cages_of`]'s numbering.
+    pub(crate) fn cage(&self, k: usize) -> &Cage {
+        self.cages.get(k).unwrap_or_else(|| &self.implied[k - self.cages.len()].cage)
     }
 
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {

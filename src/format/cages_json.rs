@@ -230,13 +230,21 @@ impl Rules {
         if let Some(c) = reader.peek() {
             return Err(reader.error(reader.pos, format!("'{c}' after the end of the cages")));
         }
-        let mut rules = self;
-        for JsonCage { at: (line, column), sum, cells } in cages {
-            let place = |reason: String| RulesError::CageMap { line, column, reason };
-            let sum = sum.ok_or_else(|| place("a cage has no \"sum\"".to_owned()))?;
-            let cells = cells.ok_or_else(|| place("a cage has no \"cells\"".to_owned()))?;
-            rules = rules.with_cage(sum, &cells).map_err(|e| place(e.to_string()))?;
+        // The cages before the first one lacking a member are checked
+        // first, so that the error reported is the first cage's.
+        let complete = cages.iter().position(|cage| cage.sum.is_none() || cage.cells.is_none()).unwrap_or(cages.len());
+        let whole =
+            cages[..complete].iter().map(|cage| (cage.sum.unwrap_or_default(), cage.cells.clone().unwrap_or_default()));
+        let rules = self.with_cages_numbered(whole).map_err(|(k, e)| {
+            let (line, column) = cages[k].at;
+            RulesError::CageMap { line, column, reason: e.to_string() }
+        })?;
+        match cages.get(complete) {
+            Some(&JsonCage { at: (line, column), sum, .. }) => {
+                let missing = if sum.is_none() { "sum" } else { "cells" };
+                Err(RulesError::CageMap { line, column, reason: format!("a cage has no \"{missing}\"") })
+            }
+            None => Ok(rules),
         }
-        Ok(rules)
     }
 }

@@ -240,12 +240,20 @@ impl Rules {
         if count != cells {
             return Err(error(last_line, 1, format!("the map has {count} cells; the board has {cells}")));
         }
-        let mut rules = self;
-        for MapCage { label, at: (line, column), cells, sum } in cages {
-            let sum = sum.ok_or_else(|| error(line, column, format!("cage '{label}' has no sum; add {label}=SUM")))?;
-            rules = rules.with_cage(sum, &cells).map_err(|e| error(line, column, format!("cage '{label}': {e}")))?;
+        // The cages before the first without a sum are checked first, so
+        // that the error reported is the first cage's in map order.
+        let summed = cages.iter().position(|cage| cage.sum.is_none()).unwrap_or(cages.len());
+        let sums = cages[..summed].iter().map(|cage| (cage.sum.unwrap_or_default(), cage.cells.clone()));
+        let rules = self.with_cages_numbered(sums).map_err(|(k, e)| {
+            let MapCage { label, at: (line, column), .. } = cages[k];
+            error(line, column, format!("cage '{label}': {e}"))
+        })?;
+        match cages.get(summed) {
+            Some(&MapCage { label, at: (line, column), .. }) => {
+                Err(error(line, column, format!("cage '{label}' has no sum; add {label}=SUM")))
+            }
+            None => Ok(rules),
         }
-        Ok(rules)
     }
 }
 

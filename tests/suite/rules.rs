@@ -235,6 +235,7 @@ proptest! {
             rules = rules.with_cage(*sum, cells).unwrap();
         }
         prop_assert_eq!(rules.cages().collect::<Vec<_>>(), cages.clone());
+        prop_assert_eq!(&Rules::new(Shape::new(br, bc)).with_cages(cages.clone()).unwrap(), &rules);
         let mut units = rows_and_columns(side);
         units.extend(boxes(br, bc));
         // On 4x4 the cages alone; on 6x6 a few givens too, to keep the reference quick.
@@ -249,6 +250,55 @@ proptest! {
             prop_assert!(common::solves_units(&puzzle, solution.as_str(), &units));
             for (sum, cells) in &cages {
                 prop_assert_eq!(cells.iter().map(|&c| usize::from(text[c] - b'0')).sum::<usize>(), *sum);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// A child is propagated from its parent's settled state, looking only
+    /// at the cages whose cells changed; a board read afresh with the same
+    /// digits looks at every cage. The child knows at least as much: each
+    /// of its cells is filled as the fresh board's is, or has no candidate
+    /// the fresh board's lacks. (It may know more: near the leaves the
+    /// fresh board skips subsets, which the parent looked for.) A change
+    /// that no cage saw would leave candidates the fresh board removes.
+    #[test]
+    fn killer_children_propagate_as_far_as_boards_read_afresh(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.1), 36),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let mut random = Random(seed);
+        let grid = common::shuffled_grid(br, bc, seed);
+        let rules = Rules::new(Shape::new(br, bc)).with_cages(cages_of(&grid, side, 4, &mut random)).unwrap();
+        let Some(root) = rules.parse(&puzzle_from(&grid, &keep)).unwrap().propagated() else {
+            return Err(TestCaseError::fail("the grid solves it"));
+        };
+        // The first few dozen boards of the search, each with its children.
+        let mut stack = vec![root];
+        for _ in 0..40 {
+            let Some(parent) = stack.pop() else { break };
+            let children = parent.children();
+            let Some(cell) = children.cell() else { continue };
+            for child in children {
+                let mut text = parent.as_str().as_bytes().to_vec();
+                text[cell] = b'0' + child.get(cell).unwrap();
+                let afresh = rules.parse(std::str::from_utf8(&text).unwrap()).unwrap().propagated();
+                let afresh = afresh.expect("the child knows at least as much, and has no contradiction");
+                for at in 0..side * side {
+                    if let Some(digit) = afresh.get(at) {
+                        prop_assert_eq!(child.get(at), Some(digit), "cell {}", at);
+                    } else {
+                        let (mine, fresh) = (child.candidates(at), afresh.candidates(at));
+                        prop_assert!(mine.iter().all(|d| fresh.contains(d)), "cell {}: {:?} against {:?}", at, mine, fresh);
+                    }
+                }
+                stack.push(child);
             }
         }
     }
@@ -366,6 +416,10 @@ fn cage_maps_read_with_their_errors_placed() {
     assert_eq!(err("aa.. .... .... ...."), "line 1, column 1: cage 'a' has no sum; add a=SUM");
     assert_eq!(err("aa.. .... .... .... a=3 a=4"), "line 1, column 25: 'a' has two sums");
     assert_eq!(err("aa.. .... .... .... a=9"), "line 1, column 1: cage 'a': no 2 distinct digits add up to 9");
+    // The cages are checked at once; the error is still the first cage's.
+    assert_eq!(err("aa.. .... .... ..bb a=9"), "line 1, column 1: cage 'a': no 2 distinct digits add up to 9");
+    assert_eq!(err("aa.. .... .... ..bb b=9"), "line 1, column 1: cage 'a' has no sum; add a=SUM");
+    assert_eq!(err("aa.. .... .... ..bb a=3 b=9"), "line 1, column 18: cage 'b': no 2 distinct digits add up to 9");
 }
 
 #[test]
@@ -416,6 +470,11 @@ fn cages_read_as_json_with_their_errors_placed() {
     let error = |text: &str| four().with_cage_json(text).unwrap_err().to_string();
     assert_eq!(error(r#"[{"sum": 3}]"#), "line 1, column 2: a cage has no \"cells\"");
     assert_eq!(error(r#"[{"cells": [0]}]"#), "line 1, column 2: a cage has no \"sum\"");
+    assert_eq!(
+        error(r#"[{"sum": 9, "cells": [0, 1]}, {"cells": [2]}]"#),
+        "line 1, column 2: no 2 distinct digits add up to 9"
+    );
+    assert_eq!(error(r#"[{"sum": 3, "cells": [0, 1]}, {"cells": [2]}]"#), "line 1, column 31: a cage has no \"sum\"");
     assert_eq!(
         error(r#"[{"sum": 3.5, "cells": [0, 1]}]"#),
         "line 1, column 10: expected a whole number, found \"3.5\""
