@@ -120,6 +120,17 @@ pub enum ParseError {
         /// Where the second puzzle starts.
         column: usize,
     },
+    /// The rules written after a one-line puzzle (a region map, or a cage
+    /// map with its sums, as `lazydoku generate --jigsaw` and `--killer`
+    /// write them) are not valid, or come on top of rules given apart.
+    LineRules {
+        /// The line.
+        line: usize,
+        /// Where the fault is, or where the rules start.
+        column: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// A matrix with more cells than the largest board (25x25) has; reading
     /// stops there.
     TooLarge {
@@ -171,6 +182,7 @@ impl ParseError {
             | ParseError::Repeated { line, column, .. }
             | ParseError::CageSum { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
+            | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
             ParseError::CellCount { line, .. }
             | ParseError::ShapeCells { line, .. }
@@ -266,6 +278,7 @@ impl fmt::Display for Reason<'_> {
             ParseError::TwoPuzzles { .. } => {
                 f.write_str("a second puzzle starts here; put one puzzle per line (a comment after a puzzle is fine)")
             }
+            ParseError::LineRules { ref reason, .. } => f.write_str(reason),
             ParseError::TooLarge { .. } => {
                 f.write_str("the matrix has more cells here than the largest board (25x25, 625 cells) can hold")
             }

@@ -5,7 +5,7 @@ use std::ops::Range;
 use itertools::Itertools;
 
 use super::{Layout, LayoutKind, ParseError};
-use crate::board::{Board, Conflict, MAX_SIDE, Rules, Shape};
+use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
 
 /// Reads puzzles, with options for what the text cannot say by itself.
 ///
@@ -90,10 +90,61 @@ impl Parser {
     /// A [`ParseError`] that says what is wrong and where: an unknown
     /// character, a wrong number of cells or rows, an unsupported side, a
     /// malformed matrix, or two givens that repeat a digit in a region.
+    ///
+    /// A one-line puzzle may bring its own rules on its line, after it, as
+    /// `lazydoku generate --jigsaw` and `--killer` write them: a region map
+    /// (one label per cell, each region as many connected cells as the
+    /// side), or a cage map followed by each cage's sum (`a=12 b=7 ...`).
+    /// The layout keeps them, so that a solution is written with them.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let killer = "1............... aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3";
+    /// let (board, layout) = Parser::new().parse(killer)?;
+    /// assert_eq!(board.rules().cages().count(), 8);
+    /// let solution = board.solve().expect("a solution");
+    /// assert!(layout.render(&solution).ends_with(" aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3"));
+    /// // `str::parse` reads the same.
+    /// assert_eq!(killer.parse::<lazydoku::Board>()?, board);
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
-        let scan = self.scan(text)?;
+        if let Some(found) = rules_after_puzzle(text) {
+            let rules = self.line_rules(&found)?;
+            let scan = self.shape(rules.shape()).scan(text, true)?;
+            let board = Self::build_on(&scan, Board::empty_with(&rules))?;
+            return Ok(self.with_layout(text, &scan, board));
+        }
+        let scan = self.scan(text, false)?;
         let board = Self::build(&scan)?;
         Ok(self.with_layout(text, &scan, board))
+    }
+
+    /// The rules written after a one-line puzzle, built.
+    fn line_rules(self, found: &LineRules<'_>) -> Result<Rules, ParseError> {
+        let fail = |column: usize, reason: String| ParseError::LineRules { line: found.line, column, reason };
+        let shape = self.shape.or(Shape::from_side(found.side)).or(Shape::try_latin(found.side));
+        let rules = match (found.regions, self.shape) {
+            (Some((map, column)), None) => {
+                Rules::jigsaw(map).map_err(|e| fail(column, format!("the region map: {e}")))?
+            }
+            (Some((map, column)), Some(shape)) => {
+                Rules::new(shape).with_regions(map).map_err(|e| fail(column, format!("the region map: {e}")))?
+            }
+            (None, _) => {
+                Rules::new(shape.ok_or_else(|| fail(found.column(), format!("no board has side {}", found.side)))?)
+            }
+        };
+        let rules = match found.cages {
+            Some((map, start)) => rules.with_cage_map(map).map_err(|e| match e {
+                // The map is on one line: its columns count from its start.
+                RulesError::CageMap { column, reason, .. } => fail(start + column - 1, reason),
+                other => fail(start, other.to_string()),
+            })?,
+            None => rules,
+        };
+        Ok(if self.diagonals { rules.with_diagonals() } else { rules })
     }
 
     /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
@@ -115,7 +166,11 @@ impl Parser {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_with_rules(&self, text: &str, rules: &Rules) -> Result<(Board, Layout), ParseError> {
-        let scan = self.shape(rules.shape()).scan(text)?;
+        if let Some(found) = rules_after_puzzle(text) {
+            let reason = "the puzzle brings its own rules after it; leave out the rules given apart";
+            return Err(ParseError::LineRules { line: found.line, column: found.column(), reason: reason.to_owned() });
+        }
+        let scan = self.shape(rules.shape()).scan(text, false)?;
         let board = Self::build_on(&scan, Board::empty_with(rules))?;
         Ok(self.with_layout(text, &scan, board))
     }
@@ -146,7 +201,10 @@ impl Parser {
         if let Some(board) = self.bare_nine(text) {
             return Ok(board);
         }
-        Self::build(&self.scan(text)?)
+        if rules_after_puzzle(text).is_some() {
+            return self.parse(text).map(|(board, _)| board);
+        }
+        Self::build(&self.scan(text, false)?)
     }
 
     /// The common case of batch input, read without allocating: a bare
@@ -159,20 +217,22 @@ impl Parser {
         Board::nine_from_line(text.as_bytes().try_into().ok()?)
     }
 
-    fn scan(self, text: &str) -> Result<Scan, ParseError> {
+    /// Reads the cells of `text`; with `rules_after`, what follows a
+    /// one-line puzzle is its rules, not a second puzzle.
+    fn scan(self, text: &str, rules_after: bool) -> Result<Scan, ParseError> {
         let mut content = lines(text).filter(|l| is_content(l.text));
         let first = content.next().ok_or(ParseError::Empty)?;
         if first.text.trim_start().starts_with('[') {
             return self.finish(scan_matrix(text, first)?);
         }
         let raw = match content.next() {
-            None => self.scan_line(&first)?,
+            None => self.scan_line(&first, rules_after)?,
             Some(second) => scan_grid([first, second].into_iter().chain(content))?,
         };
         self.finish(raw)
     }
 
-    fn scan_line(self, line: &Line<'_>) -> Result<Raw, ParseError> {
+    fn scan_line(self, line: &Line<'_>, rules_after: bool) -> Result<Raw, ParseError> {
         let fits = |count: usize| match self.shape {
             Some(shape) => count == shape.cells(),
             None => side_of_cells(count).is_some(),
@@ -184,7 +244,9 @@ impl Parser {
         // Counted before anything is collected, so that a long bad line
         // costs no memory beyond its text.
         let cells: Vec<RawCell> = if fits(token_len) {
-            Self::no_second_puzzle(line, token_end, token_len)?;
+            if !rules_after {
+                Self::no_second_puzzle(line, token_end, token_len)?;
+            }
             line.cells(lead, token).collect()
         } else {
             // Digits separated by spaces, on one line.
@@ -208,14 +270,24 @@ impl Parser {
 
     /// A trailing comment may follow a one-line puzzle, but not a second
     /// puzzle of the same size: that is two records run together.
+    ///
+    /// A token of as many characters that is neither is a map that is not
+    /// rules: a cage map without its sums, or labels of regions that are
+    /// not as many connected cells as the side. Taken for a comment, it
+    /// would leave the puzzle read without its rules.
     fn no_second_puzzle(line: &Line<'_>, token_end: usize, token_len: usize) -> Result<(), ParseError> {
         let rest = &line.text[token_end..];
         let Some(next) = rest.split_whitespace().next() else { return Ok(()) };
         let is_cell = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_';
-        if next.chars().count() == token_len && next.chars().all(is_cell) {
+        if next.chars().count() == token_len && !next.contains('=') {
             let at = token_end + rest.find(next).unwrap_or(0);
             let column = line.text[..at].chars().count() + 1;
-            return Err(ParseError::TwoPuzzles { line: line.number, column });
+            if next.chars().all(is_cell) {
+                return Err(ParseError::TwoPuzzles { line: line.number, column });
+            }
+            let reason = "a map after the puzzle is a cage map with each cage's sum after it (a=12 ...), or a \
+                          region map whose regions are each as many connected cells as the side";
+            return Err(ParseError::LineRules { line: line.number, column, reason: reason.to_owned() });
         }
         Ok(())
     }
@@ -284,6 +356,114 @@ impl std::str::FromStr for crate::Board {
     fn from_str(text: &str) -> Result<Board, ParseError> {
         Parser::new().parse_board(text)
     }
+}
+
+/// Rules written on a one-line puzzle's line, after it: a region map, a
+/// cage map with its sums, or both in that order.
+struct LineRules<'a> {
+    /// The region map, and the column where it starts.
+    regions: Option<(&'a str, usize)>,
+    /// The cage map with the sums after it, and the column where it starts.
+    cages: Option<(&'a str, usize)>,
+    /// The puzzle's side.
+    side: usize,
+    line: usize,
+}
+
+impl LineRules<'_> {
+    /// Where the rules start.
+    fn column(&self) -> usize {
+        self.regions.or(self.cages).map_or(1, |(_, column)| column)
+    }
+}
+
+/// The whitespace-separated tokens of `text`, as byte ranges.
+fn token_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + text[at..].find(|c: char| !c.is_whitespace())?;
+        let end = text[start..].find(char::is_whitespace).map_or(text.len(), |e| start + e);
+        at = end;
+        Some(start..end)
+    })
+}
+
+/// The rules after a one-line puzzle, if `text` is one. After the puzzle,
+/// a token of as many characters followed by sums (`a=12`) is a cage map;
+/// one not followed by sums is a region map if it labels regions of `side`
+/// connected cells each, and a cage map with its sums may follow it. A
+/// second puzzle (or a solution) after the first is neither: a digit's
+/// cells in a grid are never next to one another.
+fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
+    let mut content = lines(text).filter(|l| is_content(l.text));
+    let line = content.next()?;
+    if content.next().is_some() || line.text.trim_start().starts_with('[') {
+        return None;
+    }
+    let mut tokens = token_ranges(line.text).peekable();
+    let cells = line.text[tokens.next()?].chars().count();
+    let side = side_of_cells(cells)?;
+    let column = |at: usize| line.text[..at].chars().count() + 1;
+    let is_map = |range: &Range<usize>| {
+        let map = &line.text[range.clone()];
+        !map.contains('=') && map.chars().count() == cells
+    };
+    let mut found = LineRules { regions: None, cages: None, side, line: line.number };
+    let first = tokens.next().filter(is_map)?;
+    let is_sum = |range: &Range<usize>| line.text[range.clone()].contains('=');
+    let cage_map = if tokens.peek().is_some_and(is_sum) {
+        first
+    } else {
+        if !is_region_map(&line.text[first.clone()], side) {
+            return None;
+        }
+        found.regions = Some((&line.text[first.clone()], column(first.start)));
+        match tokens.next().filter(is_map) {
+            Some(map) if tokens.peek().is_some_and(is_sum) => map,
+            _ => return Some(found),
+        }
+    };
+    let end = tokens.take_while(is_sum).last().map_or(cage_map.end, |sum| sum.end);
+    found.cages = Some((&line.text[cage_map.start..end], column(cage_map.start)));
+    Some(found)
+}
+
+/// Whether `labels` (one per cell of a `side` by `side` board) name `side`
+/// regions of `side` cells, each connected through cells side by side.
+fn is_region_map(labels: &str, side: usize) -> bool {
+    let labels: Vec<char> = labels.chars().collect();
+    let mut seen = vec![false; labels.len()];
+    let mut regions = 0;
+    for start in 0..labels.len() {
+        if seen[start] {
+            continue;
+        }
+        // The cells reached from `start` through its own label.
+        seen[start] = true;
+        let (mut reached, mut stack) = (0, vec![start]);
+        while let Some(cell) = stack.pop() {
+            reached += 1;
+            let (row, col) = (cell / side, cell % side);
+            let next = [
+                (row > 0).then(|| cell - side),
+                (row + 1 < side).then(|| cell + side),
+                (col > 0).then(|| cell - 1),
+                (col + 1 < side).then(|| cell + 1),
+            ];
+            for other in next.into_iter().flatten() {
+                if !seen[other] && labels[other] == labels[start] {
+                    seen[other] = true;
+                    stack.push(other);
+                }
+            }
+        }
+        // A region split in two, or of the wrong size, is no region map.
+        if reached != side {
+            return false;
+        }
+        regions += 1;
+    }
+    regions == side
 }
 
 /// What a cell's text says.

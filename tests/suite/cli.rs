@@ -613,6 +613,22 @@ fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
         let out = run(&["count", "-q", "--regions", map, "--cages", cages, puzzle], "");
         assert_eq!(stdout(&out).trim(), "1", "{}", stderr(&out));
     }
+    // Piped on: each line is read with its own rules, and solved back
+    // with them.
+    let out = run(&["check", "-q"], stdout(&one));
+    assert_eq!(stdout(&out), "unique\nunique\nunique\n", "{}", stderr(&out));
+    let out = run(&["solve", "-q"], stdout(&one));
+    for (solved, line) in stdout(&out).lines().zip(stdout(&one).lines()) {
+        let (solution, rules) = solved.split_once(' ').unwrap();
+        assert_eq!(rules, line.split_once(' ').unwrap().1);
+        let board: lazydoku::Board = solved.parse().unwrap();
+        assert!(board.is_complete() && board.as_str() == solution, "{solved}");
+        assert_eq!(board.rules(), line.parse::<lazydoku::Board>().unwrap().rules());
+    }
+    // Rules on the line and rules given apart do not mix.
+    let first = stdout(&one).lines().next().unwrap().to_owned();
+    let out = run(&["check", "--windoku"], first);
+    assert!(stderr(&out).contains("the puzzle brings its own rules after it"), "{}", stderr(&out));
     // JSON carries the cages as `--cages` reads them.
     let out = run(&["generate", "--count", "1", "--seed", "2", "--killer", "--shape", "2x3", "--format", "json"], "");
     let text = stdout(&out);

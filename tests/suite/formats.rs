@@ -272,3 +272,78 @@ fn a_long_matrix_line_is_refused_where_it_outgrows_the_largest_board() {
     let nested = format!("[{}]", vec!["[0, 0, 0, 0]"; 100_000].join(", "));
     assert!(matches!(err(&nested), ParseError::TooLarge { line: 1, .. }));
 }
+
+/// A one-line puzzle may bring its rules after it, as `lazydoku generate
+/// --jigsaw` and `--killer` write them: read with them, and written back
+/// with them.
+#[test]
+fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dyn std::error::Error>> {
+    use lazydoku::generate::Generator;
+    use lazydoku::{Rules, Shape};
+
+    let jigsaw = Rules::jigsaw("aaabacbbccbdcddd")?;
+    let board: Board = "1............... aaabacbbccbdcddd".parse()?;
+    assert_eq!(board.rules(), jigsaw);
+    assert_eq!(board, jigsaw.parse("1...............")?);
+    let cages = "aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3";
+    let killer = Rules::new(Shape::new(2, 2)).with_cage_map(cages)?;
+    let line = format!("1............... {cages} # a comment");
+    let (board, layout) = Parser::new().parse(&line)?;
+    assert_eq!(board.rules(), killer);
+    let solution = board.solve().expect("a solution");
+    assert_eq!(layout.render(&solution), format!("{} {cages} # a comment", solution.as_str()));
+    // Both, region map first, as the generator writes them; and the
+    // diagonals asked of the parser.
+    let line = format!("1............... aaabacbbccbdcddd {cages}");
+    let board = Parser::new().diagonals(true).parse_board(&line)?;
+    assert_eq!(board.rules(), jigsaw.clone().with_cage_map(cages)?.with_diagonals());
+
+    // Generated puzzles read back as they were made, on boards of 4x4 to 16x16.
+    for (shape, killer) in
+        [(Shape::new(2, 2), true), (Shape::new(2, 3), false), (Shape::NINE, true), (Shape::new(4, 4), false)]
+    {
+        let generator = Generator::new(Rules::new(shape)).seed(3).jigsaw();
+        let generator = if killer { generator.killer() } else { generator };
+        let puzzle = generator.puzzle(0).expect("a puzzle");
+        let rules = puzzle.rules();
+        let line =
+            [puzzle.as_str().to_owned(), rules.region_map()].into_iter().chain(rules.cage_map()).collect::<Vec<_>>();
+        let read: Board = line.join(" ").parse()?;
+        assert_eq!(read, puzzle);
+        assert_eq!(read.rules(), rules);
+    }
+
+    // A second puzzle, or the solution, after a puzzle is still two
+    // records run together: a digit's cells are never side by side.
+    let solution = "1234341221434321";
+    assert!(matches!(
+        format!("1............... {solution}").parse::<Board>(),
+        Err(ParseError::TwoPuzzles { column: 18, .. })
+    ));
+    // A map that is neither a region map nor followed by sums.
+    assert_eq!(
+        err("1............... \u{e9}abbccddeeffgghh").to_string(),
+        "line 1, column 18: a map after the puzzle is a cage map with each cage's sum after it (a=12 ...), or a region \
+         map whose regions are each as many connected cells as the side"
+    );
+    // Errors in the rules, placed on the line.
+    assert_eq!(
+        err("1............... aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=30").to_string(),
+        "line 1, column 32: cage 'h': no 2 distinct digits add up to 30"
+    );
+    assert_eq!(
+        err("1............... aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7").to_string(),
+        "line 1, column 32: cage 'h' has no sum; add h=SUM"
+    );
+    assert_eq!(
+        err("13.............. aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3").to_string(),
+        "line 1, column 2: the givens of a cage add up to 4, not its sum of 3"
+    );
+    // Rules on the line and rules given apart do not mix.
+    let error = jigsaw.parse("1............... aaabacbbccbdcddd").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "line 1, column 18: the puzzle brings its own rules after it; leave out the rules given apart"
+    );
+    Ok(())
+}

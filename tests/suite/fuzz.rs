@@ -260,6 +260,11 @@ fn fuzz_the_rules_readers() {
         ),
         (Shape::new(2, 3), "aaabbb aaabbb cccddd cccddd eeefff eeefff"),
         (Shape::new(2, 3), r#"[{"sum": 11, "cells": [0, 1, 6]}, {"cells": [35, 34], "sum": 3}]"#),
+        // One-line puzzles with their rules after them.
+        (Shape::new(2, 2), "1............... aaabacbbccbdcddd"),
+        (Shape::new(2, 2), "1............... aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3"),
+        (Shape::new(2, 2), "1............... aaabacbbccbdcddd aabb.cddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3"),
+        (Shape::new(2, 3), "1.....2............................. aaabbbaaabbbcccdddcccdddeeefffeeefff"),
     ];
     let extra: &[char] = &['{', '}', '[', ']', '"', ':', ',', '=', '\\', '9', '-', 'e', '.', '\n'];
     let mut random = Random(seed);
@@ -283,12 +288,12 @@ fn fuzz_the_rules_readers() {
         let text: String = chars.into_iter().collect();
         let check = || {
             let base = Rules::new(shape);
-            for rules in
-                [base.clone().with_regions(&text), base.clone().with_cage_map(&text), base.with_cage_json(&text)]
-            {
-                let Ok(rules) = rules else { continue };
+            let read =
+                [base.clone().with_regions(&text), base.clone().with_cage_map(&text), base.with_cage_json(&text)];
+            let boards = read.into_iter().filter_map(Result::ok).map(|rules| Board::empty_with(&rules));
+            for board in boards.chain(text.parse::<Board>().ok()) {
+                let rules = board.rules();
                 let units: Vec<Vec<usize>> = rules.regions().map(|(_, cells)| cells).collect();
-                let board = Board::empty_with(&rules);
                 let _ = board.count_solutions_within(2, Budget::nodes(2_000));
                 for solution in board.solutions().within(Budget::nodes(500)).take(3) {
                     assert!(common::solves_units(board.as_str(), solution.as_str(), &units), "{solution}");
