@@ -5,6 +5,7 @@
 //! and killer cage sums, with the sums that cages imply through the units
 //! (innies and outies).
 
+use itertools::Either;
 use smallvec::SmallVec;
 
 use super::engine::Engine;
@@ -106,12 +107,8 @@ fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
 }
 
 /// The indices of the set bits of `mask`, lowest first.
-pub(crate) fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let index = mask.trailing_zeros() as usize;
-        mask &= mask.wrapping_sub(1);
-        (index < 32).then_some(index)
-    })
+pub(crate) fn bits(mask: u32) -> impl Iterator<Item = usize> {
+    bits64(u64::from(mask))
 }
 
 /// A board of the general engine. Its buffers come from and go back to
@@ -393,8 +390,11 @@ impl General {
         // The cages to look at: what this pass changes marks them anew.
         let dirty = std::mem::take(&mut pending.dirty_cages);
         let every = std::mem::take(&mut pending.every_cage);
-        let marked = dirty.iter().enumerate().flat_map(|(w, &word)| bits64(word).map(move |b| 64 * w + b));
-        let cages: &mut dyn Iterator<Item = usize> = if every { &mut (0..g.all_cages()) } else { &mut { marked } };
+        let cages = if every {
+            Either::Left(0..g.all_cages())
+        } else {
+            Either::Right(dirty.iter().enumerate().flat_map(|(w, &word)| bits64(word).map(move |b| 64 * w + b)))
+        };
         for cage in cages.map(|k| g.cage(k)) {
             let mut placed = 0u32;
             for &cell in &cage.cells {
