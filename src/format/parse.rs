@@ -110,9 +110,9 @@ impl Parser {
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
-        if let Some(found) = rules_after_puzzle(text) {
+        if let Some(found) = rules_with_puzzle(text) {
             let rules = self.line_rules(&found)?;
-            let scan = self.shape(rules.shape()).scan(text, true)?;
+            let scan = self.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
             let board = Self::build_on(&scan, Board::empty_with(&rules))?;
             return Ok(self.with_layout(text, &scan, board));
         }
@@ -121,26 +121,25 @@ impl Parser {
         Ok(self.with_layout(text, &scan, board))
     }
 
-    /// The rules written after a one-line puzzle, built.
+    /// The rules written with a puzzle, built.
     fn line_rules(self, found: &LineRules<'_>) -> Result<Rules, ParseError> {
-        let fail = |column: usize, reason: String| ParseError::LineRules { line: found.line, column, reason };
+        let fail = |(line, column): (usize, usize), reason: String| ParseError::LineRules { line, column, reason };
+        let at = |part: RulesPart<'_>| (part.line, part.column);
         let shape = self.shape.or(Shape::from_side(found.side)).or(Shape::try_latin(found.side));
         let rules = match (found.regions, self.shape) {
-            (Some((map, column)), None) => {
-                Rules::jigsaw(map).map_err(|e| fail(column, format!("the region map: {e}")))?
-            }
-            (Some((map, column)), Some(shape)) => {
-                Rules::new(shape).with_regions(map).map_err(|e| fail(column, format!("the region map: {e}")))?
+            (Some(map), None) => Rules::jigsaw(map.text).map_err(|e| fail(at(map), format!("the region map: {e}")))?,
+            (Some(map), Some(shape)) => {
+                Rules::new(shape).with_regions(map.text).map_err(|e| fail(at(map), format!("the region map: {e}")))?
             }
             (None, _) => {
-                Rules::new(shape.ok_or_else(|| fail(found.column(), format!("no board has side {}", found.side)))?)
+                Rules::new(shape.ok_or_else(|| fail(found.start(), format!("no board has side {}", found.side)))?)
             }
         };
         let rules = match found.cages {
-            Some((map, start)) => rules.with_cage_map(map).map_err(|e| match e {
+            Some(map) => rules.with_cage_map(map.text).map_err(|e| match e {
                 // The map is on one line: its columns count from its start.
-                RulesError::CageMap { column, reason, .. } => fail(start + column - 1, reason),
-                other => fail(start, other.to_string()),
+                RulesError::CageMap { column, reason, .. } => fail((map.line, map.column + column - 1), reason),
+                other => fail(at(map), other.to_string()),
             })?,
             None => rules,
         };
@@ -166,9 +165,10 @@ impl Parser {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_with_rules(&self, text: &str, rules: &Rules) -> Result<(Board, Layout), ParseError> {
-        if let Some(found) = rules_after_puzzle(text) {
+        if let Some(found) = rules_with_puzzle(text) {
             let reason = "the puzzle brings its own rules after it; leave out the rules given apart";
-            return Err(ParseError::LineRules { line: found.line, column: found.column(), reason: reason.to_owned() });
+            let (line, column) = found.start();
+            return Err(ParseError::LineRules { line, column, reason: reason.to_owned() });
         }
         let scan = self.shape(rules.shape()).scan(text, false)?;
         let board = Self::build_on(&scan, Board::empty_with(rules))?;
@@ -201,7 +201,7 @@ impl Parser {
         if let Some(board) = self.bare_nine(text) {
             return Ok(board);
         }
-        if rules_after_puzzle(text).is_some() {
+        if rules_with_puzzle(text).is_some() {
             return self.parse(text).map(|(board, _)| board);
         }
         Self::build(&self.scan(text, false)?)
@@ -361,20 +361,71 @@ impl std::str::FromStr for crate::Board {
 /// Rules written on a one-line puzzle's line, after it: a region map, a
 /// cage map with its sums, or both in that order.
 struct LineRules<'a> {
-    /// The region map, and the column where it starts.
-    regions: Option<(&'a str, usize)>,
-    /// The cage map with the sums after it, and the column where it starts.
-    cages: Option<(&'a str, usize)>,
+    /// The region map.
+    regions: Option<RulesPart<'a>>,
+    /// The cage map with the sums after it.
+    cages: Option<RulesPart<'a>>,
     /// The puzzle's side.
     side: usize,
+    /// Where the puzzle's text ends: the whole text when the rules are on
+    /// the puzzle's line, or where the lines of rules under a grid start.
+    end: usize,
+}
+
+/// A map in a text, with where it starts.
+#[derive(Clone, Copy)]
+struct RulesPart<'a> {
+    text: &'a str,
     line: usize,
+    column: usize,
 }
 
 impl LineRules<'_> {
     /// Where the rules start.
-    fn column(&self) -> usize {
-        self.regions.or(self.cages).map_or(1, |(_, column)| column)
+    fn start(&self) -> (usize, usize) {
+        self.regions.or(self.cages).map_or((1, 1), |part| (part.line, part.column))
     }
+
+    /// Whether the rules are on the puzzle's line, after it.
+    fn on_puzzle_line(&self, text: &str) -> bool {
+        self.end == text.len()
+    }
+}
+
+/// The rules of a puzzle written with it: after a one-line puzzle, or on
+/// lines of their own under a grid.
+fn rules_with_puzzle(text: &str) -> Option<LineRules<'_>> {
+    rules_after_puzzle(text).or_else(|| rules_under_grid(text))
+}
+
+/// The lines `regions MAP` and then `cages MAP SUMS...` (either or both)
+/// that end a grid, as `lazydoku generate --format grid` writes them.
+fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
+    // The last two content lines and how many there are, kept as the text
+    // goes by: a long text costs no memory here.
+    let (mut count, mut last, mut before) = (0, None, None);
+    for line in lines(text).filter(|l| is_content(l.text)) {
+        (count, before, last) = (count + 1, last, Some(line));
+    }
+    let part = |line: Option<Line<'a>>, word: &str| -> Option<(RulesPart<'a>, usize)> {
+        let line = line?;
+        let rest = line.text.trim_start().strip_prefix(word)?;
+        let map = rest.trim_start();
+        let at = line.text.len() - map.len();
+        let column = line.text[..at].chars().count() + 1;
+        (rest.len() > map.len() && !map.is_empty())
+            .then_some((RulesPart { text: map.trim_end(), line: line.number, column }, line.offset))
+    };
+    let cages = part(last, "cages");
+    let regions = part(if cages.is_some() { before } else { last }, "regions");
+    let rules_lines = usize::from(cages.is_some()) + usize::from(regions.is_some());
+    // A grid of two rows at least above them.
+    if rules_lines == 0 || count < rules_lines + 2 {
+        return None;
+    }
+    let (first, end) = regions.or(cages)?;
+    let side = side_of_cells(first.text.split_whitespace().next()?.chars().count())?;
+    Some(LineRules { regions: regions.map(|(part, _)| part), cages: cages.map(|(part, _)| part), side, end })
 }
 
 /// The whitespace-separated tokens of `text`, as byte ranges.
@@ -403,12 +454,16 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
     let mut tokens = token_ranges(line.text).peekable();
     let cells = line.text[tokens.next()?].chars().count();
     let side = side_of_cells(cells)?;
-    let column = |at: usize| line.text[..at].chars().count() + 1;
     let is_map = |range: &Range<usize>| {
         let map = &line.text[range.clone()];
         !map.contains('=') && map.chars().count() == cells
     };
-    let mut found = LineRules { regions: None, cages: None, side, line: line.number };
+    let part = |range: Range<usize>| RulesPart {
+        text: &line.text[range.clone()],
+        line: line.number,
+        column: line.text[..range.start].chars().count() + 1,
+    };
+    let mut found = LineRules { regions: None, cages: None, side, end: text.len() };
     let first = tokens.next().filter(is_map)?;
     let is_sum = |range: &Range<usize>| line.text[range.clone()].contains('=');
     let cage_map = if tokens.peek().is_some_and(is_sum) {
@@ -417,14 +472,14 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
         if !is_region_map(&line.text[first.clone()], side) {
             return None;
         }
-        found.regions = Some((&line.text[first.clone()], column(first.start)));
+        found.regions = Some(part(first.clone()));
         match tokens.next().filter(is_map) {
             Some(map) if tokens.peek().is_some_and(is_sum) => map,
             _ => return Some(found),
         }
     };
     let end = tokens.take_while(is_sum).last().map_or(cage_map.end, |sum| sum.end);
-    found.cages = Some((&line.text[cage_map.start..end], column(cage_map.start)));
+    found.cages = Some(part(cage_map.start..end));
     Some(found)
 }
 

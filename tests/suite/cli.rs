@@ -625,6 +625,13 @@ fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
         assert!(board.is_complete() && board.as_str() == solution, "{solved}");
         assert_eq!(board.rules(), line.parse::<lazydoku::Board>().unwrap().rules());
     }
+    // In grid format, the maps on lines of their own under each grid.
+    let grids = run(&[&args[..], &["--format", "grid"]].concat(), "");
+    let out = run(&["check", "-q"], stdout(&grids));
+    assert_eq!(stdout(&out).lines().filter(|l| !l.is_empty()).collect::<Vec<_>>(), ["unique"; 3], "{}", stderr(&out));
+    // A line of rules that follows no grid is not taken for a comment.
+    let out = run(&["check"], "cages aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3\n");
+    assert!(stdout(&out).starts_with("invalid: a line of rules belongs right under its grid"), "{}", stdout(&out));
     // Rules on the line and rules given apart do not mix.
     let first = stdout(&one).lines().next().unwrap().to_owned();
     let out = run(&["check", "--windoku"], first);

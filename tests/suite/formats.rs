@@ -313,6 +313,22 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
         assert_eq!(read.rules(), rules);
     }
 
+    // Under a grid, as `generate --format grid` writes them: a line for
+    // each map, region map first.
+    let generator = Generator::new(Rules::new(Shape::new(2, 3))).seed(5).jigsaw().killer();
+    let puzzle = generator.puzzle(0).expect("a puzzle");
+    let rules = puzzle.rules();
+    let cage_map = rules.cage_map().expect("cages");
+    let text = format!("{puzzle:#}regions {}\ncages {cage_map}\n", rules.region_map());
+    let (read, layout) = Parser::new().parse(&text)?;
+    assert_eq!((&read, read.rules()), (&puzzle, rules.clone()));
+    let solved = layout.render(&read.solve().expect("a solution"));
+    assert!(solved.ends_with(&format!("cages {cage_map}\n")), "{solved}");
+    assert_eq!(solved.parse::<Board>()?.rules(), rules);
+    let text = format!("{puzzle:#}cages {cage_map}\n");
+    assert_eq!(text.parse::<Board>()?.rules().cages().count(), rules.cages().count());
+    assert!(!text.parse::<Board>()?.rules().is_classic());
+
     // A second puzzle, or the solution, after a puzzle is still two
     // records run together: a digit's cells are never side by side.
     let solution = "1234341221434321";

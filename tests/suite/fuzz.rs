@@ -265,6 +265,10 @@ fn fuzz_the_rules_readers() {
         (Shape::new(2, 2), "1............... aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3"),
         (Shape::new(2, 2), "1............... aaabacbbccbdcddd aabb.cddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3"),
         (Shape::new(2, 3), "1.....2............................. aaabbbaaabbbcccdddcccdddeeefffeeefff"),
+        (
+            Shape::new(2, 2),
+            "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\nregions aaabacbbccbdcddd\ncages aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3\n",
+        ),
     ];
     let extra: &[char] = &['{', '}', '[', ']', '"', ':', ',', '=', '\\', '9', '-', 'e', '.', '\n'];
     let mut random = Random(seed);

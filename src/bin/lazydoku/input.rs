@@ -229,6 +229,16 @@ impl Records {
             };
             let kind = self.classify(&text, grid.as_ref());
             match (kind, grid.as_mut()) {
+                (Kind::Pass, None) if is_rules_line(&text, "regions") || is_rules_line(&text, "cages") => {
+                    let reason = "a line of rules belongs right under its grid, as `generate --format grid` writes \
+                                  them; this one follows no grid";
+                    return Ok(Some(Record::Unreadable {
+                        line: number,
+                        lines: 1,
+                        column: 1,
+                        reason: reason.to_owned(),
+                    }));
+                }
                 (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text })),
                 (Kind::Separator | Kind::Row(_), Some(g)) if g.lines.len() < MAX_PUZZLE_LINES => {
                     if let Kind::Row(width) = kind {
@@ -239,6 +249,7 @@ impl Records {
                     }
                     g.lines.push(text);
                     if g.rows > 0 && g.rows >= g.width {
+                        self.rules_under(g)?;
                         return Ok(grid.map(|g| self.finish_grid(g)));
                     }
                 }
@@ -257,6 +268,28 @@ impl Records {
                 }
             }
         }
+    }
+
+    /// Takes the lines of rules under a complete grid into it: `regions
+    /// MAP`, then `cages MAP SUMS`, either or both, as `generate --format
+    /// grid` writes them. Only lines already read in are looked at, so
+    /// that the answer to a grid does not wait for more input (at a
+    /// terminal, or from a program that waits for it); rules that come
+    /// apart from their grid are then a record of their own, and invalid.
+    fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
+        for word in ["regions", "cages"] {
+            if self.pending.is_none() {
+                if self.reader.buffer().is_empty() {
+                    return Ok(());
+                }
+                self.pending = self.read_line()?;
+            }
+            match self.pending.take() {
+                Some((_, Line::Text(text))) if is_rules_line(&text, word) => grid.lines.push(text),
+                other => self.pending = other,
+            }
+        }
+        Ok(())
     }
 
     /// A grid's lines as one puzzle; lines of separators alone, with no row,
@@ -447,6 +480,17 @@ fn is_separator(line: &str) -> bool {
 
 /// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of
 /// them a word of letters. Rows are one token, or single symbols apart.
+/// Whether `line` is `word` and then a map of one label per cell of a
+/// board (the lines of rules under a grid).
+fn is_rules_line(line: &str, word: &str) -> bool {
+    let mut words = line.split_whitespace();
+    words.next() == Some(word)
+        && words.next().is_some_and(|map| {
+            let cells = map.chars().count();
+            cells >= 4 && cells.isqrt().pow(2) == cells
+        })
+}
+
 fn is_header(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let first = words.next();
