@@ -111,13 +111,18 @@ impl Parser {
     /// ```
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
         if let Some(found) = rules_with_puzzle(text) {
-            let rules = self.line_rules(&found)?;
-            let scan = self.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
-            let board = Self::build_on(&scan, Board::empty_with(&rules))?;
-            return Ok(self.with_layout(text, &scan, board));
+            return self.parse_with_own_rules(text, &found);
         }
         let scan = self.scan(text, false)?;
         let board = Self::build(&scan)?;
+        Ok(self.with_layout(text, &scan, board))
+    }
+
+    /// Reads a puzzle written with its own rules, `found` in `text`.
+    fn parse_with_own_rules(self, text: &str, found: &LineRules<'_>) -> Result<(Board, Layout), ParseError> {
+        let rules = self.line_rules(found)?;
+        let scan = self.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
+        let board = Self::build_on(&scan, Board::empty_with(&rules))?;
         Ok(self.with_layout(text, &scan, board))
     }
 
@@ -201,8 +206,8 @@ impl Parser {
         if let Some(board) = self.bare_nine(text) {
             return Ok(board);
         }
-        if rules_with_puzzle(text).is_some() {
-            return self.parse(text).map(|(board, _)| board);
+        if let Some(found) = rules_with_puzzle(text) {
+            return self.parse_with_own_rules(text, &found).map(|(board, _)| board);
         }
         Self::build(&self.scan(text, false)?)
     }
@@ -358,8 +363,9 @@ impl std::str::FromStr for crate::Board {
     }
 }
 
-/// Rules written on a one-line puzzle's line, after it: a region map, a
-/// cage map with its sums, or both in that order.
+/// Rules written with a puzzle (after a one-line puzzle, or on lines of
+/// their own under a grid): a region map, a cage map with its sums, or
+/// both in that order.
 struct LineRules<'a> {
     /// The region map.
     regions: Option<RulesPart<'a>>,

@@ -478,8 +478,6 @@ fn is_separator(line: &str) -> bool {
     line.contains(['-', '=']) && line.chars().all(|c| c.is_whitespace() || "-=+|".contains(c))
 }
 
-/// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of
-/// them a word of letters. Rows are one token, or single symbols apart.
 /// Whether `line` is `word` and then a map of one label per cell of a
 /// board (the lines of rules under a grid).
 fn is_rules_line(line: &str, word: &str) -> bool {
@@ -491,6 +489,8 @@ fn is_rules_line(line: &str, word: &str) -> bool {
         })
 }
 
+/// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of
+/// them a word of letters. Rows are one token, or single symbols apart.
 fn is_header(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let first = words.next();
