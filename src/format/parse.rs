@@ -83,6 +83,24 @@ impl Parser {
         self.hex
     }
 
+    /// The side of the board whose rows start `line`, written apart by
+    /// white space (`53..7.... 6..195... ...`), if the line starts so and
+    /// the board fits this parser's shape. [`Parser::parse`] reads such a
+    /// line as one puzzle; a reader that splits a stream into records can
+    /// ask this to keep the line whole.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// assert_eq!(Parser::new().rows_on_one_line("1... .... ..2. ...."), Some(4));
+    /// assert_eq!(Parser::new().rows_on_one_line("1..............."), None);
+    /// ```
+    #[must_use]
+    pub fn rows_on_one_line(&self, line: &str) -> Option<usize> {
+        let rows = grouped_rows(line)?;
+        self.shape.is_none_or(|shape| shape.cells() == rows.cells).then_some(rows.side)
+    }
+
     /// Reads one puzzle, and how it was written.
     ///
     /// # Errors
@@ -243,21 +261,34 @@ impl Parser {
             None => side_of_cells(count).is_some(),
         };
         let lead = line.text.len() - line.text.trim_start().len();
-        let token_end = line.text[lead..].find(char::is_whitespace).map_or(line.text.len(), |e| lead + e);
+        let rows = grouped_rows(line.text).filter(|rows| fits(rows.cells));
+        let token_end = match rows {
+            Some(rows) => rows.end,
+            None => line.text[lead..].find(char::is_whitespace).map_or(line.text.len(), |e| lead + e),
+        };
         let token = &line.text[lead..token_end];
-        let token_len = token.chars().count();
+        let token_len = rows.map_or_else(|| token.chars().count(), |rows| rows.cells);
+        // A token of 4 or 9 cells followed by more like it is rows that
+        // fell short of a board, not a board of side 2 or 3 (which has no
+        // boxes, so needs its shape given anyway).
+        let short_rows = self.shape.is_none()
+            && side_of_cells(token_len).and_then(Shape::from_side).is_none()
+            && line.text[token_end..]
+                .split_whitespace()
+                .next()
+                .is_some_and(|next| next.chars().count() == token_len && next.chars().all(is_cell_char));
         // Counted before anything is collected, so that a long bad line
         // costs no memory beyond its text.
-        let cells: Vec<RawCell> = if fits(token_len) {
+        let cells: Vec<RawCell> = if fits(token_len) && !short_rows {
             if !rules_after {
-                Self::no_second_puzzle(line, token_end, token_len)?;
+                Self::no_second_puzzle(line, token_end, token_len, rows.map(|rows| rows.side))?;
             }
             line.cells(lead, token).collect()
         } else {
             // Digits separated by spaces, on one line.
             let spaced = line.cells(0, line.text).count();
             if !fits(spaced) {
-                let found = if token_len > 1 { token_len } else { spaced };
+                let found = if token_len > 1 && !short_rows { token_len } else { spaced };
                 if let Some(shape) = self.shape {
                     return Err(ParseError::ShapeCells { shape, found, line: line.number });
                 }
@@ -279,15 +310,24 @@ impl Parser {
     /// A token of as many characters that is neither is a map that is not
     /// rules: a cage map without its sums, or labels of regions that are
     /// not as many connected cells as the side. Taken for a comment, it
-    /// would leave the puzzle read without its rules.
-    fn no_second_puzzle(line: &Line<'_>, token_end: usize, token_len: usize) -> Result<(), ParseError> {
+    /// would leave the puzzle read without its rules. After a puzzle
+    /// written as its rows, a token as long as a row starts a second one.
+    fn no_second_puzzle(
+        line: &Line<'_>,
+        token_end: usize,
+        token_len: usize,
+        row_len: Option<usize>,
+    ) -> Result<(), ParseError> {
         let rest = &line.text[token_end..];
         let Some(next) = rest.split_whitespace().next() else { return Ok(()) };
-        let is_cell = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_';
-        if next.chars().count() == token_len && !next.contains('=') {
-            let at = token_end + rest.find(next).unwrap_or(0);
-            let column = line.text[..at].chars().count() + 1;
-            if next.chars().all(is_cell) {
+        let length = next.chars().count();
+        let at = token_end + rest.find(next).unwrap_or(0);
+        let column = line.text[..at].chars().count() + 1;
+        if Some(length) == row_len && next.chars().all(is_cell_char) {
+            return Err(ParseError::TwoPuzzles { line: line.number, column });
+        }
+        if length == token_len && !next.contains('=') {
+            if next.chars().all(is_cell_char) {
                 return Err(ParseError::TwoPuzzles { line: line.number, column });
             }
             let reason = "a map after the puzzle is a cage map with each cage's sum after it (a=12 ...), or a \
@@ -445,6 +485,47 @@ fn token_ranges(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     })
 }
 
+/// A character that can stand for a cell in a one-line puzzle.
+fn is_cell_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '.' || c == '_'
+}
+
+/// A one-line puzzle written as its rows, apart by white space.
+#[derive(Clone, Copy)]
+struct GroupedRows {
+    /// The board's side: as many rows as cells in a row.
+    side: usize,
+    cells: usize,
+    /// The byte just past the last row.
+    end: usize,
+}
+
+/// Whether `line` starts with the rows of a board with boxes, `side`
+/// tokens of `side` cells each (`53..7.... 6..195... ...`). A row of 4, 9,
+/// 16 or 25 cells would also be a whole board of side 2 to 5; the tokens
+/// that follow it, as long and as many as the side, say it is a row.
+fn grouped_rows(line: &str) -> Option<GroupedRows> {
+    let mut tokens = token_ranges(line);
+    let first = tokens.next()?;
+    let side = line[first.clone()].chars().count();
+    // Sides without boxes (2, 3, 5, ...) are left out: a grid's row
+    // written in its boxes (`53. .7. ...`) looks like such a board.
+    Shape::from_side(side)?;
+    let is_row = |range: &Range<usize>| {
+        let row = &line[range.clone()];
+        row.chars().count() == side && row.chars().all(is_cell_char)
+    };
+    if !is_row(&first) {
+        return None;
+    }
+    let mut end = first.end;
+    for _ in 1..side {
+        let row = tokens.next().filter(is_row)?;
+        end = row.end;
+    }
+    Some(GroupedRows { side, cells: side * side, end })
+}
+
 /// The rules after a one-line puzzle, if `text` is one. After the puzzle,
 /// a token of as many characters followed by sums (`a=12`) is a cage map;
 /// one not followed by sums is a region map if it labels regions of `side`
@@ -457,9 +538,15 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
     if content.next().is_some() || line.text.trim_start().starts_with('[') {
         return None;
     }
-    let mut tokens = token_ranges(line.text).peekable();
-    let cells = line.text[tokens.next()?].chars().count();
+    let (puzzle_end, cells) = if let Some(rows) = grouped_rows(line.text) {
+        (rows.end, rows.cells)
+    } else {
+        let first = token_ranges(line.text).next()?;
+        (first.end, line.text[first].chars().count())
+    };
     let side = side_of_cells(cells)?;
+    let mut tokens =
+        token_ranges(&line.text[puzzle_end..]).map(|range| range.start + puzzle_end..range.end + puzzle_end).peekable();
     let is_map = |range: &Range<usize>| {
         let map = &line.text[range.clone()];
         !map.contains('=') && map.chars().count() == cells

@@ -74,6 +74,16 @@ fn one_line_in_one_line_out_including_bad_lines() {
 }
 
 #[test]
+fn a_puzzle_written_as_its_rows_on_one_line_is_answered_so() {
+    let rows =
+        |text: &str| text.as_bytes().chunks(9).map(|r| String::from_utf8_lossy(r).into_owned()).collect::<Vec<_>>();
+    let input = format!("{} # rows, with a comment\n1... ..2. .3.. ...4\n", rows(EASY).join(" "));
+    let out = run(&["solve"], input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("{} # rows, with a comment\n1243 3421 4312 2134\n", rows(EASY_SOLVED).join(" ")));
+}
+
+#[test]
 fn solve_reads_an_argument_a_file_and_stdin() {
     let out = run(&["solve", EASY], "");
     assert!(out.status.success());

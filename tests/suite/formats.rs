@@ -363,3 +363,49 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
     );
     Ok(())
 }
+
+#[test]
+fn a_one_line_puzzle_may_be_written_as_its_rows() -> Result<(), Box<dyn std::error::Error>> {
+    let rows = LINE.as_bytes().chunks(9).map(|r| std::str::from_utf8(r).unwrap()).collect::<Vec<_>>().join(" ");
+    let expected: Board = LINE.parse()?;
+    for text in [rows.clone(), format!("  {rows}   # easy"), rows.replace('.', "0")] {
+        let (board, layout) = Parser::new().parse(&text)?;
+        assert_eq!((board, layout.kind()), (expected.clone(), LayoutKind::Line), "{text}");
+    }
+    // The answer keeps the rows apart, and the comment after them.
+    let (board, layout) = Parser::new().parse(&format!("{rows} # easy"))?;
+    let solution = board.solve().expect("a solution");
+    let solved = layout.render(&solution);
+    assert_eq!(solved.split(' ').next(), Some(&solution.as_str()[..9]));
+    assert!(solved.ends_with(" # easy"), "{solved}");
+    assert_eq!(solved.parse::<Board>()?, solution);
+
+    // 4x4 and 16x16, whose rows alone would be boards of side 2 and 4.
+    assert_eq!("1... .... ..2. ....".parse::<Board>()?.as_str(), "1.........2.....");
+    let sixteen = ".".repeat(256);
+    let sixteen_rows = sixteen.as_bytes().chunks(16).map(|r| std::str::from_utf8(r).unwrap()).collect::<Vec<_>>();
+    assert_eq!(sixteen_rows.join(" ").parse::<Board>()?.shape(), lazydoku::Shape::new(4, 4));
+    assert_eq!(Parser::new().rows_on_one_line(&sixteen_rows.join(" ")), Some(16));
+    assert_eq!(Parser::new().shape(lazydoku::Shape::NINE).rows_on_one_line("1... .... ..2. ...."), None);
+
+    // A second puzzle after the rows, as rows or whole, is two records.
+    let two = format!("{rows} {rows}");
+    assert!(matches!(two.parse::<Board>(), Err(ParseError::TwoPuzzles { column: 91, .. })), "{two}");
+    assert!(matches!(format!("{rows} {LINE}").parse::<Board>(), Err(ParseError::TwoPuzzles { column: 91, .. })));
+    // Too few rows is a count of cells, said as such.
+    assert!(matches!("1... .... ....".parse::<Board>(), Err(ParseError::CellCount { found: 12, .. })));
+    // A grid whose rows are written in their boxes is still a grid.
+    let boxes = LINE
+        .as_bytes()
+        .chunks(9)
+        .map(|r| r.chunks(3).map(|b| std::str::from_utf8(b).unwrap()).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(Parser::new().parse(&boxes)?.0, expected);
+
+    // Rules after the rows are read with them.
+    let (board, layout) = Parser::new().parse("1... .... .... .... aaabacbbccbdcddd")?;
+    assert_eq!(board.rules(), lazydoku::Rules::jigsaw("aaabacbbccbdcddd")?);
+    assert!(layout.render(&board.solve().expect("a solution")).ends_with(" aaabacbbccbdcddd"));
+    Ok(())
+}

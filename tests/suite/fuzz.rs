@@ -213,6 +213,13 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     for name in ["norvig_top95.txt", "puzzles6_forum_hardest_1106", "hard16.txt", "hard25.txt"] {
         seeds.extend(common::load(name).into_iter().take(200));
     }
+    // Some of the same puzzles written as their rows on one line.
+    let rows = |line: &String| {
+        let side = line.len().isqrt().max(1);
+        line.as_bytes().chunks(side).map(String::from_utf8_lossy).collect::<Vec<_>>().join(" ")
+    };
+    let as_rows: Vec<String> = seeds.iter().step_by(10).map(rows).collect();
+    seeds.extend(as_rows);
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));

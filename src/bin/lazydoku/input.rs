@@ -363,6 +363,10 @@ impl Records {
             // record, not a bad grid.
             return Kind::LinePuzzle;
         }
+        if free && self.starts_with_rows(trimmed) {
+            // A board's rows apart by spaces, perhaps with a comment after.
+            return Kind::LinePuzzle;
+        }
         if is_header(trimmed) {
             return Kind::Pass;
         }
@@ -395,6 +399,21 @@ impl Records {
             None if self.parser.is_hex() => length == 256,
             None if length == 16 => token.chars().all(|c| matches!(c, '1'..='4' | '.' | '0' | '_')),
             None => Shape::from_side(side).is_some(),
+        }
+    }
+
+    /// Whether a line starts with a board's rows, apart by spaces. Four
+    /// tokens of four symbols are a 4x4 board only if every symbol fits
+    /// one, as for a 16-symbol token: otherwise they are a row of a 16x16
+    /// grid, in its boxes.
+    fn starts_with_rows(&self, line: &str) -> bool {
+        match self.parser.rows_on_one_line(line) {
+            Some(4) => {
+                let rows = line.split_whitespace().take(4);
+                !self.parser.is_hex() && rows.flat_map(str::chars).all(|c| matches!(c, '1'..='4' | '.' | '0' | '_'))
+            }
+            Some(_) => true,
+            None => false,
         }
     }
 
@@ -548,6 +567,19 @@ mod tests {
                 (18, 1, 'P')
             ]
         );
+    }
+
+    #[test]
+    fn a_board_written_as_its_rows_on_one_line_is_one_record() {
+        let rows9 =
+            ["53..7....", "6..195...", ".98....6.", "8...6...3", "4..8.3..1", "7...2...6", ".6....28.", "...419..5"];
+        let nine = format!("{} ....8..79", rows9.join(" "));
+        let four = "1... .... ..2. ....";
+        // A 16x16 grid written in its boxes: rows of four tokens of four,
+        // which are no 4x4 board since they hold symbols above 4.
+        let sixteen_row = "1234 5678 9..a ....\n";
+        let input = format!("{nine} # a comment after it\n{four}\n{four} # easy\n{}", sixteen_row.repeat(16));
+        assert_eq!(kinds(&input), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 16, 'P')]);
     }
 
     #[test]
