@@ -50,6 +50,10 @@ pub struct Layout {
     pub(crate) kind: LayoutKind,
     pub(crate) shape: Shape,
     pub(crate) hex: bool,
+    /// The region map the puzzle brought with it, as written.
+    pub(crate) region_map: Option<String>,
+    /// The cage map and its sums the puzzle brought with it, as written.
+    pub(crate) cage_map: Option<String>,
 }
 
 impl Layout {
@@ -69,6 +73,33 @@ impl Layout {
     #[must_use]
     pub fn template(&self) -> &str {
         &self.template
+    }
+
+    /// The region map that came with the puzzle, after it on its line or
+    /// on a `regions` line under its grid, as written; `None` when the
+    /// puzzle brought none (rules given apart, to
+    /// [`Parser::parse_with_rules`](crate::format::Parser::parse_with_rules),
+    /// are not the puzzle's own). [`Layout::render`] writes it back in
+    /// its place; a writer of another format can add it.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let (_, layout) = Parser::new().parse("1... .... .... .... aaabacbbccbdcddd")?;
+    /// assert_eq!(layout.region_map(), Some("aaabacbbccbdcddd"));
+    /// assert_eq!(layout.cage_map(), None);
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn region_map(&self) -> Option<&str> {
+        self.region_map.as_deref()
+    }
+
+    /// The cage map and each cage's sum (`aabb... a=3 b=7 ...`) that came
+    /// with the puzzle, as written; `None` when it brought none.
+    #[must_use]
+    pub fn cage_map(&self) -> Option<&str> {
+        self.cage_map.as_deref()
     }
 
     /// `board` written the way the puzzle was.

@@ -141,7 +141,10 @@ impl Parser {
         let rules = self.line_rules(found)?;
         let scan = self.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
         let board = Self::build_on(&scan, Board::empty_with(&rules))?;
-        Ok(self.with_layout(text, &scan, board))
+        let (board, mut layout) = self.with_layout(text, &scan, board);
+        layout.region_map = found.regions.map(|map| map.text.to_owned());
+        layout.cage_map = found.cages.map(|map| map.text.to_owned());
+        Ok((board, layout))
     }
 
     /// The rules written with a puzzle, built.
@@ -211,6 +214,8 @@ impl Parser {
             kind: scan.kind,
             shape: board.shape(),
             hex: self.hex,
+            region_map: None,
+            cage_map: None,
         };
         (board, layout)
     }

@@ -657,6 +657,56 @@ fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
 }
 
 #[test]
+fn answers_in_any_format_keep_the_rules_a_puzzle_brought() {
+    let generated = run(&["generate", "--count", "2", "--seed", "4", "--shape", "2x3", "--jigsaw", "--killer"], "");
+    let lines = stdout(&generated);
+    let rules: Vec<lazydoku::Rules> = lines.lines().map(|l| l.parse::<lazydoku::Board>().unwrap().rules()).collect();
+    let maps: Vec<(&str, &str)> = lines.lines().map(|l| l[37..].split_once(' ').unwrap()).collect();
+    // Each answer read back alone has its puzzle's rules and is a solution
+    // of the puzzle.
+    let read_back = |text: &str, index: usize| {
+        let board: lazydoku::Board = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+        assert_eq!(board.rules(), rules[index], "{text}");
+        assert!(board.is_complete(), "{text}");
+    };
+    for format in ["line", "grid"] {
+        let out = run(&["solve", "-q", "--format", format], lines.clone());
+        let text = stdout(&out);
+        let answers: Vec<String> = if format == "line" {
+            text.lines().map(str::to_owned).collect()
+        } else {
+            // A grid's answer ends with its `cages` line.
+            let mut whole: Vec<String> = Vec::new();
+            for part in text.split_inclusive('\n') {
+                if whole.last().is_none_or(|last| last.lines().last().is_some_and(|l| l.starts_with("cages "))) {
+                    whole.push(String::new());
+                }
+                whole.last_mut().unwrap().push_str(part);
+            }
+            whole
+        };
+        assert_eq!(answers.len(), 2, "{text}");
+        for (index, answer) in answers.iter().enumerate() {
+            read_back(answer, index);
+        }
+    }
+    // JSON: the region map as written, and the cages as `--cages` reads them.
+    let out = run(&["solve", "-q", "--format", "json"], lines.clone());
+    for (index, object) in stdout(&out).lines().enumerate() {
+        assert!(object.contains(&format!("\"regions\":\"{}\"", maps[index].0)), "{object}");
+        let cages = lazydoku::Rules::jigsaw(maps[index].0).unwrap().with_cage_json(object).unwrap();
+        assert_eq!(cages, rules[index]);
+    }
+    // The rate CSV's puzzle column is the puzzle's line, rules and all.
+    let out = run(&["rate", "-q"], lines.clone());
+    let rows: Vec<String> = stdout(&out).lines().skip(1).map(str::to_owned).collect();
+    assert_eq!(rows.len(), 2);
+    for (row, line) in rows.iter().zip(lines.lines()) {
+        assert!(row.starts_with(&format!("{line},1,")), "{row}");
+    }
+}
+
+#[test]
 fn rate_writes_a_csv_header_and_one_row_per_puzzle_the_same_for_any_jobs() {
     let input = format!("# a comment\n{EASY}\n{HARD1}\n{UNSOLVABLE}\n");
     let one = run(&["rate", "--jobs", "1"], input.clone());

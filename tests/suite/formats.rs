@@ -290,6 +290,10 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
     let line = format!("1............... {cages} # a comment");
     let (board, layout) = Parser::new().parse(&line)?;
     assert_eq!(board.rules(), killer);
+    assert_eq!((layout.region_map(), layout.cage_map()), (None, Some(cages)));
+    // Rules given apart are not the puzzle's own.
+    let (_, apart) = Parser::new().parse_with_rules("1...............", &killer)?;
+    assert_eq!((apart.region_map(), apart.cage_map()), (None, None));
     let solution = board.solve().expect("a solution");
     assert_eq!(layout.render(&solution), format!("{} {cages} # a comment", solution.as_str()));
     // Both, region map first, as the generator writes them; and the
@@ -322,6 +326,7 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
     let text = format!("{puzzle:#}regions {}\ncages {cage_map}\n", rules.region_map());
     let (read, layout) = Parser::new().parse(&text)?;
     assert_eq!((&read, read.rules()), (&puzzle, rules.clone()));
+    assert_eq!((layout.region_map(), layout.cage_map()), (Some(rules.region_map().as_str()), Some(cage_map.as_str())));
     let solved = layout.render(&read.solve().expect("a solution"));
     assert!(solved.ends_with(&format!("cages {cage_map}\n")), "{solved}");
     assert_eq!(solved.parse::<Board>()?.rules(), rules);

@@ -1,5 +1,6 @@
 //! What each command answers for one puzzle.
 
+use itertools::Itertools as _;
 use std::fmt::Write as _;
 
 use lazydoku::explain::{Ending, Explain, Step, Technique};
@@ -242,7 +243,7 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
             word: "solved",
             // Built for JSON only: a string per puzzle otherwise thrown away.
             fields: if settings.format == Some(Format::Json) {
-                vec![("solution", quote(settings, &solution))]
+                std::iter::once(("solution", quote(settings, &solution))).chain(rules_fields(puzzle)).collect()
             } else {
                 Vec::new()
             },
@@ -287,9 +288,11 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
     let givens = board.cells().flatten().count();
     let hardest = rating.hardest().map(Technique::name);
     let status = if rating.solutions() == 0 { Status::NoSolution } else { Status::Found };
+    // A puzzle with rules of its own is written as a line that reads back
+    // with them, as the input could have been.
     let text = format!(
         "{},{},{givens},{},{},{},{},{}",
-        symbols(settings, board.as_str()),
+        csv_field(as_line(settings, puzzle.layout.as_ref(), board)),
         rating.solutions(),
         rating.guesses(),
         hardest.unwrap_or_default(),
@@ -297,7 +300,7 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
         rating.level(),
         canonical.as_ref().map_or(String::new(), |c| symbols(settings, c.as_str())),
     );
-    let fields = vec![
+    let mut fields = vec![
         ("puzzle", quote(settings, board)),
         ("solutions", rating.solutions().to_string()),
         ("givens", givens.to_string()),
@@ -307,6 +310,7 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
         ("level", quote_str(rating.level().name())),
         ("canonical", canonical.as_ref().map_or_else(|| "null".to_owned(), |c| quote(settings, c))),
     ];
+    fields.extend(rules_fields(puzzle));
     Answer { status, text, word: "rated", fields, key: None }
 }
 
@@ -415,7 +419,9 @@ pub fn stream_all(
             }
         };
         let text = if settings.format == Some(Format::Json) {
-            json(origin, *line, "solution", &[("solution", quote(settings, &solution))])
+            let fields: Vec<_> =
+                std::iter::once(("solution", quote(settings, &solution))).chain(rules_fields(&puzzle)).collect();
+            json(origin, *line, "solution", &fields)
         } else {
             let text = render(settings, layout.as_ref(), &solution);
             // Multi-line answers (grids, matrices) get a blank line between them.
@@ -536,12 +542,58 @@ pub fn hexadecimal(text: &str) -> String {
         .collect()
 }
 
+/// `board` in the format asked for, or as its puzzle was written. The
+/// rules a puzzle brought with it go with it into any format that can
+/// carry them, as `generate` writes them: after the line, or on `regions`
+/// and `cages` lines under the grid.
 pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
     match (settings.format, layout) {
-        (Some(Format::Grid), _) => symbols(settings, format!("{board:#}").trim_end()),
+        (Some(Format::Grid), _) => {
+            let below = own_maps(layout).map(|(word, map)| format!("\n{word} {map}"));
+            std::iter::once(symbols(settings, format!("{board:#}").trim_end())).chain(below).collect()
+        }
         (None, Some(layout)) => layout.render(board).trim_end().to_owned(),
-        _ => symbols(settings, board.as_str()),
+        _ => as_line(settings, layout, board),
     }
+}
+
+/// `board` on one line, with its puzzle's own maps after it.
+fn as_line(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
+    let mut line = symbols(settings, board.as_str());
+    for (_, map) in own_maps(layout) {
+        line.push(' ');
+        line.push_str(map);
+    }
+    line
+}
+
+/// The maps a puzzle brought with it, each with the word that starts its
+/// line under a grid.
+fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str)> {
+    layout.into_iter().flat_map(|layout| {
+        [("regions", layout.region_map()), ("cages", layout.cage_map())].into_iter().filter_map(|(w, m)| Some((w, m?)))
+    })
+}
+
+/// The JSON members for the rules a puzzle brought with it: `regions`,
+/// the region map as written, and `cages`, each cage's sum and cells (as
+/// `generate --format json` writes them, and `--cages` reads them).
+fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
+    let Some(layout) = &puzzle.layout else { return Vec::new() };
+    let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
+    let cages = layout.cage_map().map(|_| ("cages", cages_json(&puzzle.board.rules())));
+    regions.into_iter().chain(cages).collect()
+}
+
+/// The killer cages of `rules` as a JSON array of `{"sum":N,"cells":[...]}`.
+pub fn cages_json(rules: &Rules) -> String {
+    let cages = rules.cages().map(|(sum, cells)| format!("{{\"sum\":{sum},\"cells\":[{}]}}", cells.iter().join(",")));
+    format!("[{}]", cages.format(","))
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: String) -> String {
+    if text.contains([',', '"', '\n', '\r']) { format!("\"{}\"", text.replace('"', "\"\"")) } else { text }
 }
 
 /// The solutions in the chosen order, within the budget; a search that runs

@@ -86,12 +86,7 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: Extras) -> String 
             let clues = puzzle.cells().flatten().count();
             let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
             let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
-            let cages = extras.cages.then(|| {
-                let cages = rules
-                    .cages()
-                    .map(|(sum, cells)| format!("{{\"sum\":{sum},\"cells\":[{}]}}", cells.iter().join(",")));
-                format!(",\"cages\":[{}]", cages.format(","))
-            });
+            let cages = extras.cages.then(|| format!(",\"cages\":{}", crate::answer::cages_json(&rules)));
             std::iter::once(head).chain(regions).chain(cages).chain(std::iter::once("}".to_owned())).collect()
         }
     }
