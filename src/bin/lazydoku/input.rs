@@ -509,13 +509,30 @@ fn is_rules_line(line: &str, word: &str) -> bool {
 }
 
 /// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of
-/// them a word of letters. Rows are one token, or single symbols apart.
+/// them a word of letters. Rows are one token, single symbols apart, or
+/// written in their boxes (`1A2B C3D4 ...`).
 fn is_header(line: &str) -> bool {
     let mut words = line.split_whitespace();
     let first = words.next();
     words.next().is_some()
         && line.split_whitespace().any(|w| w.chars().filter(char::is_ascii_alphabetic).nth(1).is_some())
         && first.is_some_and(|w| !w.starts_with('['))
+        && !is_row_in_boxes(line)
+}
+
+/// Whether `line` is a row of a board of 10 to 25 columns (the sides that
+/// use letters) written as its boxes: three or more tokens of symbols, each
+/// as long as a box is wide.
+fn is_row_in_boxes(line: &str) -> bool {
+    let Some(width) = line.split_whitespace().next().map(|w| w.chars().count()) else { return false };
+    let mut count = 0;
+    for word in line.split_whitespace() {
+        if word.chars().count() != width || !word.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_')) {
+            return false;
+        }
+        count += 1;
+    }
+    count >= 3 && Shape::from_side(width * count).is_some_and(|shape| shape.side() >= 10 && shape.box_cols() == width)
 }
 
 #[cfg(test)]
@@ -577,7 +594,7 @@ mod tests {
         let four = "1... .... ..2. ....";
         // A 16x16 grid written in its boxes: rows of four tokens of four,
         // which are no 4x4 board since they hold symbols above 4.
-        let sixteen_row = "1234 5678 9..a ....\n";
+        let sixteen_row = "1234 5678 9abc defg\n";
         let input = format!("{nine} # a comment after it\n{four}\n{four} # easy\n{}", sixteen_row.repeat(16));
         assert_eq!(kinds(&input), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 16, 'P')]);
     }
