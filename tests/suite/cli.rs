@@ -706,6 +706,49 @@ fn answers_in_any_format_keep_the_rules_a_puzzle_brought() {
     }
 }
 
+/// A grid's rules lines that reach the pipe after its rows, in a write of
+/// their own, are still read with it; and a grid with none is answered
+/// while the input stays open.
+#[test]
+fn a_grid_and_its_rules_lines_written_apart_are_read_together() {
+    use std::io::BufRead;
+    let generated = run(&["generate", "--count", "1", "--seed", "1", "--jigsaw", "--killer", "--format", "grid"], "");
+    let text = stdout(&generated);
+    let at = text.find("regions ").unwrap();
+    let (rows, rules) = text.split_at(at);
+    // Waits a minute for the rules at most: the pause below is far shorter
+    // on any machine.
+    let mut child = common::lazydoku()
+        .args(["check", "-q"])
+        .env("LAZYDOKU_GRID_RULES_WAIT_MS", "60000")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(rows.as_bytes()).unwrap();
+    pipe.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    pipe.write_all(rules.as_bytes()).unwrap();
+    drop(pipe);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert_eq!(stdout(&out).trim(), "unique");
+
+    // With the input left open, the answer to a grid comes all the same,
+    // after the short wait for rules lines.
+    let mut child =
+        common::lazydoku().args(["solve", "-q"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(b"1 . . .\n. . 3 .\n. 4 . .\n. . . 2\n").unwrap();
+    pipe.flush().unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert_eq!(first, "1 3 2 4\n");
+    drop(pipe);
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn rate_writes_a_csv_header_and_one_row_per_puzzle_the_same_for_any_jobs() {
     let input = format!("# a comment\n{EASY}\n{HARD1}\n{UNSOLVABLE}\n");

@@ -188,7 +188,7 @@ fn check(text: &str, parser: Parser) {
     }
     let _ = text.parse::<Board>();
     for mode in [input::Mode::Auto, input::Mode::Line, input::Mode::Grid] {
-        let mut records = input::Records::new(BufReader::new(bytes_of(text)), mode, parser);
+        let mut records = input::Records::new(BufReader::new(input::Input::Direct(bytes_of(text))), mode, parser);
         let mut lines = 0;
         while let Ok(Some(record)) = records.next_record() {
             lines += 1;

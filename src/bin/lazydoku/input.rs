@@ -6,6 +6,9 @@
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::sync::OnceLock;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError, sync_channel};
+use std::time::Duration;
 
 use lazydoku::Shape;
 use lazydoku::board::MAX_SIDE;
@@ -19,9 +22,127 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// and around the boxes, and room for a matrix written loosely.
 const MAX_PUZZLE_LINES: usize = 64;
 
+/// How long a grid waits for the `regions` and `cages` lines that may
+/// follow it, when they have not arrived with it: long enough for a
+/// writer that split its output anywhere to write the rest, short enough
+/// that a person at a terminal, or a program that waits for each answer,
+/// hardly notices. `LAZYDOKU_GRID_RULES_WAIT_MS` sets another.
+const GRID_RULES_WAIT: Duration = Duration::from_millis(250);
+
 /// A source opened for reading; its buffer shows what can be read without
 /// waiting.
-pub type Reader = BufReader<Box<dyn Read + Send>>;
+pub type Reader = BufReader<Input>;
+
+/// The bytes of a source: read directly from what never makes a reader
+/// wait (files, text in memory), or by a thread of its own from what may
+/// (a pipe, a terminal), so that the reader can wait for more with a time
+/// limit.
+pub enum Input {
+    Direct(Box<dyn Read + Send>),
+    Prefetched(Prefetch),
+}
+
+impl Input {
+    /// Whether more input (or its end) can be read at once, after waiting
+    /// at most `wait` for it.
+    fn arrives_within(&mut self, wait: Duration) -> bool {
+        match self {
+            Input::Direct(_) => true,
+            Input::Prefetched(prefetch) => prefetch.arrives_within(Some(wait)),
+        }
+    }
+
+    /// Whether more input (or its end) can be read without waiting.
+    fn is_ready(&mut self) -> bool {
+        match self {
+            Input::Direct(_) => true,
+            Input::Prefetched(prefetch) => prefetch.arrives_within(None),
+        }
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Input::Direct(inner) => inner.read(buf),
+            Input::Prefetched(prefetch) => prefetch.read(buf),
+        }
+    }
+}
+
+/// Blocks of a source read ahead by a thread: at most a few in flight.
+pub struct Prefetch {
+    blocks: Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    at: usize,
+    /// A block (or error) taken off the channel to see that it was there.
+    early: Option<io::Result<Vec<u8>>>,
+}
+
+impl Prefetch {
+    fn new(mut inner: Box<dyn Read + Send>) -> Prefetch {
+        let (send, blocks) = sync_channel(4);
+        std::thread::spawn(move || {
+            loop {
+                let mut block = vec![0; 1 << 16];
+                let read = match inner.read(&mut block) {
+                    Ok(0) => return,
+                    Ok(n) => {
+                        block.truncate(n);
+                        Ok(block)
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let failed = read.is_err();
+                // The reader is gone, or the source failed: nothing more.
+                if send.send(read).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Prefetch { blocks, block: Vec::new(), at: 0, early: None }
+    }
+
+    /// Whether a read returns at once, waiting for a block at most `wait`
+    /// (`None`: not at all). The end of the input returns at once too.
+    fn arrives_within(&mut self, wait: Option<Duration>) -> bool {
+        if self.at < self.block.len() || self.early.is_some() {
+            return true;
+        }
+        let next = match wait {
+            Some(wait) => self.blocks.recv_timeout(wait).map_err(|e| e == RecvTimeoutError::Disconnected),
+            None => self.blocks.try_recv().map_err(|e| e == TryRecvError::Disconnected),
+        };
+        match next {
+            Ok(block) => {
+                self.early = Some(block);
+                true
+            }
+            Err(ended) => ended,
+        }
+    }
+}
+
+impl Read for Prefetch {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.block.len() {
+            let next = match self.early.take() {
+                Some(next) => next,
+                // A closed channel is the end of the input.
+                None => match self.blocks.recv() {
+                    Ok(next) => next,
+                    Err(_) => return Ok(0),
+                },
+            };
+            (self.block, self.at) = (next?, 0);
+        }
+        let n = buf.len().min(self.block.len() - self.at);
+        buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
 
 /// One input: a file, stdin, or a puzzle given as an argument.
 #[derive(Clone, Debug)]
@@ -96,7 +217,8 @@ impl Source {
             Source::Argument(text) => Box::new(io::Cursor::new(text.clone().into_bytes())),
             Source::Bundled(text) => Box::new(io::Cursor::new(text.as_bytes())),
         };
-        Ok(BufReader::with_capacity(1 << 16, inner))
+        let input = if self.may_block() { Input::Prefetched(Prefetch::new(inner)) } else { Input::Direct(inner) };
+        Ok(BufReader::with_capacity(1 << 16, input))
     }
 }
 
@@ -195,10 +317,13 @@ impl Records {
         }
     }
 
-    /// Whether the next record can be had without reading, or from what
-    /// is already buffered: when not, reading may wait on the writer.
-    pub fn has_buffered(&self) -> bool {
-        !self.ready.is_empty() || self.pending.is_some() || !self.reader.buffer().is_empty()
+    /// Whether the next record can be had without waiting on the writer:
+    /// it is read, or its bytes have arrived.
+    pub fn has_buffered(&mut self) -> bool {
+        !self.ready.is_empty()
+            || self.pending.is_some()
+            || !self.reader.buffer().is_empty()
+            || self.reader.get_mut().is_ready()
     }
 
     /// The next record, `Ok(None)` at the end, `Err` for an I/O error.
@@ -272,14 +397,15 @@ impl Records {
 
     /// Takes the lines of rules under a complete grid into it: `regions
     /// MAP`, then `cages MAP SUMS`, either or both, as `generate --format
-    /// grid` writes them. Only lines already read in are looked at, so
-    /// that the answer to a grid does not wait for more input (at a
-    /// terminal, or from a program that waits for it); rules that come
-    /// apart from their grid are then a record of their own, and invalid.
+    /// grid` writes them. When the input so far ends with the grid, the
+    /// next line is waited for only a moment ([`GRID_RULES_WAIT`]), so
+    /// that the answer to a grid does not wait on the next puzzle (at a
+    /// terminal, or from a program that waits for each answer); rules
+    /// that come later than that are a record of their own, and invalid.
     fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
         for word in ["regions", "cages"] {
             if self.pending.is_none() {
-                if self.reader.buffer().is_empty() {
+                if self.reader.buffer().is_empty() && !self.reader.get_mut().arrives_within(grid_rules_wait()) {
                     return Ok(());
                 }
                 self.pending = self.read_line()?;
@@ -497,6 +623,15 @@ fn is_separator(line: &str) -> bool {
     line.contains(['-', '=']) && line.chars().all(|c| c.is_whitespace() || "-=+|".contains(c))
 }
 
+/// [`GRID_RULES_WAIT`], or what the environment sets.
+fn grid_rules_wait() -> Duration {
+    static WAIT: OnceLock<Duration> = OnceLock::new();
+    *WAIT.get_or_init(|| {
+        let millis = std::env::var("LAZYDOKU_GRID_RULES_WAIT_MS").ok().and_then(|ms| ms.parse().ok());
+        millis.map_or(GRID_RULES_WAIT, Duration::from_millis)
+    })
+}
+
 /// Whether `line` is `word` and then a map of one label per cell of a
 /// board (the lines of rules under a grid).
 fn is_rules_line(line: &str, word: &str) -> bool {
@@ -541,7 +676,7 @@ mod tests {
 
     fn records(input: &str, mode: Mode) -> Vec<Record> {
         let reader: Box<dyn Read + Send> = Box::new(io::Cursor::new(input.as_bytes().to_vec()));
-        let mut records = Records::new(BufReader::new(reader), mode, Parser::new());
+        let mut records = Records::new(BufReader::new(Input::Direct(reader)), mode, Parser::new());
         std::iter::from_fn(|| records.next_record().unwrap()).collect()
     }
 
