@@ -324,32 +324,97 @@ pub(crate) struct ImpliedSum {
 
 impl Cage {
     pub(crate) fn new(cells: &[usize], sum: usize, side: usize) -> Cage {
-        // Digits from `next` up, `left` more of them, adding up to `rest`.
-        fn choose(next: usize, left: usize, rest: usize, side: usize, mask: u32, out: &mut Vec<u32>) {
-            if left == 0 {
-                if rest == 0 {
-                    out.push(mask);
-                }
-                return;
-            }
-            // Too few digits left, or the largest `left` of them fall short
-            // of the sum: nothing below here fits (this bounds the search
-            // by what it finds, even for large cages on large boards).
-            if side + 1 < next + left || left * (2 * side + 1 - left) / 2 < rest {
-                return;
-            }
-            for digit in next..=side {
-                // The smallest `left` digits from here already pass the sum.
-                if digit * left + left * (left - 1) / 2 > rest {
-                    break;
-                }
-                choose(digit + 1, left - 1, rest - digit, side, mask | 1 << (digit - 1), out);
-            }
-        }
-        let mut combinations = Vec::new();
-        choose(1, cells.len(), sum, side, 0, &mut combinations);
-        Cage { cells: cells.iter().map(|&c| to_u16(c)).collect(), sum, combinations }
+        Cage::of_cells(cells.iter().map(|&c| to_u16(c)).collect(), sum, side)
     }
+
+    fn of_cells(cells: Vec<u16>, sum: usize, side: usize) -> Cage {
+        let combinations = match sets_of_digits(side) {
+            Some(table) => table.of(cells.len(), sum).to_vec(),
+            None => sets_adding_up_to(cells.len(), sum, side),
+        };
+        Cage { cells, sum, combinations }
+    }
+}
+
+/// The sets of `digits` distinct digits of 1 to `side` adding up to `sum`,
+/// as bits, smallest digit first, found by a search that stops where the
+/// digits left cannot make the sum.
+fn sets_adding_up_to(digits: usize, sum: usize, side: usize) -> Vec<u32> {
+    // Digits from `next` up, `left` more of them, adding up to `rest`.
+    fn choose(next: usize, left: usize, rest: usize, side: usize, mask: u32, out: &mut Vec<u32>) {
+        if left == 0 {
+            if rest == 0 {
+                out.push(mask);
+            }
+            return;
+        }
+        // Too few digits left, or the largest `left` of them fall short
+        // of the sum: nothing below here fits (this bounds the search
+        // by what it finds, even for large cages on large boards).
+        if side + 1 < next + left || left * (2 * side + 1 - left) / 2 < rest {
+            return;
+        }
+        for digit in next..=side {
+            // The smallest `left` digits from here already pass the sum.
+            if digit * left + left * (left - 1) / 2 > rest {
+                break;
+            }
+            choose(digit + 1, left - 1, rest - digit, side, mask | 1 << (digit - 1), out);
+        }
+    }
+    let mut sets = Vec::new();
+    choose(1, digits, sum, side, 0, &mut sets);
+    sets
+}
+
+/// Every set of distinct digits of a board, as bits, grouped by how many
+/// digits and their sum; within a group in the order that listing them
+/// smallest digit first gives (as `Cage::new`'s search does). Rules for
+/// killer lines are built once a line, and a cage's sets are one lookup.
+struct SetsOfDigits {
+    sets: Vec<u32>,
+    /// Where the sets of `size` digits adding up to `sum` start, at
+    /// `size * (largest sum + 1) + sum`, with the end after the last.
+    start: Vec<u32>,
+    largest_sum: usize,
+}
+
+impl SetsOfDigits {
+    fn of(&self, size: usize, sum: usize) -> &[u32] {
+        let group = size * (self.largest_sum + 1) + sum;
+        if sum > self.largest_sum || group + 1 >= self.start.len() {
+            return &[];
+        }
+        &self.sets[self.start[group] as usize..self.start[group + 1] as usize]
+    }
+}
+
+/// The [`SetsOfDigits`] of boards of `side` up to 16 (65,536 sets at
+/// most), built the first time they are asked for; `None` above.
+fn sets_of_digits(side: usize) -> Option<&'static SetsOfDigits> {
+    const LARGEST_SIDE: usize = 16;
+    static TABLES: [OnceLock<SetsOfDigits>; LARGEST_SIDE + 1] = [const { OnceLock::new() }; LARGEST_SIDE + 1];
+    let table = TABLES.get(side)?;
+    Some(table.get_or_init(|| {
+        let largest_sum = side * (side + 1) / 2;
+        let group = |set: u32| {
+            let sum: usize = (0..side).filter(|d| set >> d & 1 == 1).map(|d| d + 1).sum();
+            set.count_ones() as usize * (largest_sum + 1) + sum
+        };
+        let mut sets: Vec<u32> = (0..1u32 << side).collect();
+        // Smallest digit first: the set with the lower bit where two differ
+        // comes first, which is the larger value with the bits reversed.
+        sets.sort_by_cached_key(|&set| (group(set), std::cmp::Reverse(set.reverse_bits())));
+        let groups = (side + 1) * (largest_sum + 1);
+        let mut start = vec![0u32; groups + 1];
+        for &set in &sets {
+            start[group(set) + 1] += 1;
+        }
+        for g in 0..groups {
+            start[g + 1] += start[g];
+        }
+        SetsOfDigits { sets, start, largest_sum }
+    }))
 }
 
 /// Sums that killer cages imply through the units (the rule of 45 on
@@ -363,10 +428,10 @@ impl Cage {
 ///
 /// Each is a cage for propagation only: its cells are already peers. Sets
 /// that too many combinations of digits make are left out.
-fn implied_sums(
+fn implied_sums<'a>(
     side: usize,
     units: &[(Region, Vec<usize>)],
-    member_of: &[Vec<Membership>],
+    member_of: &dyn Fn(usize) -> &'a [Membership],
     cages: &[Cage],
 ) -> Vec<ImpliedSum> {
     // At most this many sets of distinct digits of the set's size to list.
@@ -390,25 +455,30 @@ fn implied_sums(
     // Each set of cells with its sum and where it comes from; its
     // combinations are listed once it is known to be new.
     let mut found: Vec<ImpliedSum> = Vec::new();
-    let mut note = |cells: Vec<usize>, sum, unit, outies, cages| {
-        let cage = Cage { cells: cells.into_iter().map(to_u16).collect(), sum, combinations: Vec::new() };
-        found.push(ImpliedSum { cage, unit, outies, cages });
+    let mut note = |cells: &[usize], sum, unit, outies, cages: &[usize]| {
+        let cage = Cage { cells: cells.iter().map(|&c| to_u16(c)).collect(), sum, combinations: Vec::new() };
+        found.push(ImpliedSum { cage, unit, outies, cages: cages.to_vec() });
     };
     let mut in_unit = vec![false; side * side];
+    // Lists for the unit at hand, kept from one unit to the next.
+    let (mut touching, mut inside, mut innies) = (Vec::new(), Vec::new(), Vec::new());
     for (u, (_, unit)) in units.iter().enumerate() {
         for &c in unit {
             in_unit[c] = true;
         }
         // The cages with a cell in the unit, and those of them wholly inside it.
-        let mut touching: Vec<usize> = unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX).collect();
+        touching.clear();
+        touching.extend(unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX));
         touching.sort_unstable();
         touching.dedup();
         let is_inside = |i: usize| cages[i].cells.iter().all(|&c| in_unit[usize::from(c)]);
-        let inside: Vec<usize> = touching.iter().copied().filter(|&i| is_inside(i)).collect();
+        inside.clear();
+        inside.extend(touching.iter().copied().filter(|&i| is_inside(i)));
         let inside_sum: usize = inside.iter().map(|&i| cages[i].sum).sum();
-        let innies: Vec<usize> = unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])).collect();
+        innies.clear();
+        innies.extend(unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])));
         if !innies.is_empty() && innies.len() < side && total >= inside_sum {
-            note(innies, total - inside_sum, u, false, inside);
+            note(&innies, total - inside_sum, u, false, &inside);
         }
         if unit.iter().all(|&c| cage_of[c] != usize::MAX) {
             let sum: usize = touching.iter().map(|&i| cages[i].sum).sum();
@@ -419,10 +489,10 @@ fn implied_sums(
                 .collect();
             // Some unit holds them all: one of the first one's.
             let distinct = outies.first().is_some_and(|&first| {
-                member_of[first].iter().any(|m| outies.iter().all(|c| units[usize::from(m.unit)].1.contains(c)))
+                member_of(first).iter().any(|m| outies.iter().all(|c| units[usize::from(m.unit)].1.contains(c)))
             });
             if !outies.is_empty() && distinct && sum >= total {
-                note(outies, sum - total, u, true, touching);
+                note(&outies, sum - total, u, true, &touching);
             }
         }
         for &c in unit {
@@ -439,19 +509,37 @@ fn implied_sums(
             cells
         })
         .collect();
-    for found in found {
-        let mut cells: Vec<usize> = found.cage.cells.iter().map(|&c| usize::from(c)).collect();
-        cells.sort_unstable();
-        let key: Vec<u16> = cells.iter().map(|&c| to_u16(c)).collect();
-        if choices(cells.len()) <= MOST_CHOICES && !known.contains(&key) {
-            let cage = Cage::new(&cells, found.cage.sum, side);
+    for mut found in found {
+        found.cage.cells.sort_unstable();
+        if choices(found.cage.cells.len()) <= MOST_CHOICES && !known.contains(found.cage.cells.as_slice()) {
+            let cage = Cage::of_cells(std::mem::take(&mut found.cage.cells), found.cage.sum, side);
             if cage.combinations.len() <= MOST_COMBINATIONS {
-                known.insert(key);
+                known.insert(cage.cells.clone());
                 implied.push(ImpliedSum { cage, ..found });
             }
         }
     }
     implied
+}
+
+/// `items` grouped by the cell each is for, keeping their order within a
+/// cell: the items in one list, and where each cell's start (with the end
+/// after the last), in two passes rather than a list per cell.
+fn by_cell<T: Copy + Default>(cells: usize, items: impl Iterator<Item = (usize, T)> + Clone) -> (Vec<T>, Vec<u32>) {
+    let mut start = vec![0u32; cells + 1];
+    for (cell, _) in items.clone() {
+        start[cell + 1] += 1;
+    }
+    for cell in 0..cells {
+        start[cell + 1] += start[cell];
+    }
+    let mut next = start.clone();
+    let mut grouped = vec![T::default(); start[cells] as usize];
+    for (cell, item) in items {
+        grouped[next[cell] as usize] = item;
+        next[cell] += 1;
+    }
+    (grouped, start)
 }
 
 /// Where a unit meets another region in two cells or more: the places of
@@ -465,7 +553,7 @@ pub(crate) struct Meeting {
 }
 
 /// A unit that a cell is in, and the cell's place in it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Membership {
     pub(crate) unit: u16,
     pub(crate) place: u8,
@@ -528,13 +616,17 @@ impl Geometry {
         let side = shape.side();
         let cells = side * side;
         // The units of each cell with its place in each, in unit order.
-        let mut member_of: Vec<Vec<Membership>> = vec![Vec::new(); cells];
-        for (unit, (_, members)) in units.iter().enumerate() {
-            for (place, &cell) in members.iter().enumerate() {
-                let place = u8::try_from(place).expect("at most 25 cells a unit");
-                member_of[cell].push(Membership { unit: to_u16(unit), place });
-            }
-        }
+        let (memberships, membership_start) = by_cell(
+            cells,
+            units.iter().enumerate().flat_map(|(unit, (_, members))| {
+                members.iter().enumerate().map(move |(place, &cell)| {
+                    let place = u8::try_from(place).expect("at most 25 cells a unit");
+                    (cell, Membership { unit: to_u16(unit), place })
+                })
+            }),
+        );
+        let member_of =
+            |cell: usize| &memberships[membership_start[cell] as usize..membership_start[cell + 1] as usize];
         let mut cage_of = vec![None; cells];
         for cage in &cages {
             for &cell in &cage.cells {
@@ -543,15 +635,22 @@ impl Geometry {
         }
         let mut peers = Vec::new();
         let mut peer_start = vec![0];
-        let mut mine = Vec::new();
+        // Each cell's peers as a set of bits: sorted and without repeats
+        // as they are read out, where a list took a sort.
+        let mut mine = vec![0u64; cells.div_ceil(64)];
         for cell in 0..cells {
-            mine.clear();
-            mine.extend(member_of[cell].iter().flat_map(|m| units[usize::from(m.unit)].1.iter().copied()));
-            mine.extend(cage_of[cell].iter().flat_map(|cage| cage.cells.iter().map(|&p| usize::from(p))));
-            mine.retain(|&p| p != cell);
-            mine.sort_unstable();
-            mine.dedup();
-            peers.extend(mine.iter().map(|&p| to_u16(p)));
+            let units_cells = member_of(cell).iter().flat_map(|m| units[usize::from(m.unit)].1.iter().copied());
+            let cage_cells = cage_of[cell].iter().flat_map(|cage| cage.cells.iter().map(|&p| usize::from(p)));
+            for p in units_cells.chain(cage_cells) {
+                mine[p / 64] |= 1 << (p % 64);
+            }
+            mine[cell / 64] &= !(1 << (cell % 64));
+            for (w, word) in mine.iter_mut().enumerate() {
+                while *word != 0 {
+                    peers.push(to_u16(64 * w + word.trailing_zeros() as usize));
+                    *word &= *word - 1;
+                }
+            }
             peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
         }
         let (mut meetings, mut meeting_start, mut widest_meeting) = (Vec::new(), vec![0], Vec::new());
@@ -562,7 +661,7 @@ impl Geometry {
         for (_, a) in units {
             met.clear();
             for (k, &cell) in a.iter().enumerate() {
-                for m in &member_of[cell] {
+                for m in member_of(cell) {
                     let j = usize::from(m.unit);
                     if shared[j] == (0, 0) {
                         met.push(j);
@@ -587,27 +686,18 @@ impl Geometry {
             meeting_start.push(u32::try_from(meetings.len()).expect("fewer than 2^32 meetings"));
             widest_meeting.push(u8::try_from(widest).expect("at most 25 cells a unit"));
         }
-        let mut memberships = Vec::new();
-        let mut membership_start = vec![0];
-        for mine in &member_of {
-            memberships.extend_from_slice(mine);
-            membership_start.push(u32::try_from(memberships.len()).expect("a few units a cell"));
-        }
         let implied = implied_sums(side, units, &member_of, &cages);
-        let (mut cell_cages, mut cell_cage_start) = (Vec::new(), Vec::new());
-        if !cages.is_empty() {
-            let mut holding: Vec<Vec<u16>> = vec![Vec::new(); cells];
-            for (k, cage) in cages.iter().chain(implied.iter().map(|i| &i.cage)).enumerate() {
-                for &cell in &cage.cells {
-                    holding[usize::from(cell)].push(u16::try_from(k).expect("fewer than 65,536 cages"));
-                }
-            }
-            cell_cage_start.push(0);
-            for mine in &holding {
-                cell_cages.extend_from_slice(mine);
-                cell_cage_start.push(u32::try_from(cell_cages.len()).expect("fewer than 2^32 cage cells"));
-            }
-        }
+        let (cell_cages, cell_cage_start) = if cages.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            by_cell(
+                cells,
+                cages.iter().chain(implied.iter().map(|i| &i.cage)).enumerate().flat_map(|(k, cage)| {
+                    let k = u16::try_from(k).expect("fewer than 65,536 cages");
+                    cage.cells.iter().map(move |&cell| (usize::from(cell), k))
+                }),
+            )
+        };
         Geometry {
             shape,
             side,
@@ -787,6 +877,24 @@ mod tests {
         assert_eq!(boxes[0], [0, 1, 2, 6, 7, 8]);
         assert_eq!(boxes[1], [3, 4, 5, 9, 10, 11]);
         assert_eq!(boxes[5], [27, 28, 29, 33, 34, 35]);
+    }
+
+    #[test]
+    fn the_table_of_digit_sets_lists_what_the_search_finds_in_its_order() {
+        for side in [4, 6, 9, 12, 16] {
+            let table = sets_of_digits(side).expect("a table up to 16");
+            let mut listed = 0;
+            for size in 0..=side + 1 {
+                for sum in 0..=side * (side + 1) / 2 + 2 {
+                    let found = sets_adding_up_to(size, sum, side);
+                    assert_eq!(table.of(size, sum), found.as_slice(), "side {side}, {size} digits adding up to {sum}");
+                    listed += found.len();
+                }
+            }
+            // Every set of digits is in one group: 2^side of them.
+            assert_eq!(listed, 1 << side);
+        }
+        assert!(sets_of_digits(20).is_none());
     }
 
     #[test]
