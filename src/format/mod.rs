@@ -192,6 +192,13 @@ impl Rules {
         let error = |line: usize, column: usize, reason: String| RulesError::CageMap { line, column, reason };
         let cells = self.shape().cells();
         let mut cages: Vec<MapCage> = Vec::new();
+        // The cage of each ASCII label, found without a search: a map has a
+        // label a cell, and a 9x9 one some thirty cages.
+        let mut ascii_cage = [usize::MAX; 128];
+        let find = |cages: &[MapCage], ascii_cage: &[usize; 128], label: char| match ascii_cage.get(label as usize) {
+            Some(&k) => (k != usize::MAX).then_some(k),
+            None => cages.iter().position(|cage| cage.label == label),
+        };
         let mut count = 0;
         let mut last_line = 1;
         for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
@@ -214,7 +221,7 @@ impl Rules {
                     let sum: usize = sum
                         .parse()
                         .map_err(|_| error(number, at, format!("{token:?}: a sum is a whole number, as {label}=12")))?;
-                    match cages.iter_mut().find(|cage| cage.label == label) {
+                    match find(&cages, &ascii_cage, label).map(|k| &mut cages[k]) {
                         Some(cage) if cage.sum.is_none() => cage.sum = Some(sum),
                         Some(_) => return Err(error(number, at, format!("'{label}' has two sums"))),
                         None => return Err(error(number, at, format!("'{label}' has a sum but no cells in the map"))),
@@ -226,11 +233,13 @@ impl Rules {
                         return Err(error(number, at + offset, format!("the map has more than {cells} cells")));
                     }
                     if label != '.' {
-                        match cages.iter_mut().find(|cage| cage.label == label) {
-                            Some(cage) => cage.cells.push(count),
-                            None => {
-                                cages.push(MapCage { label, at: (number, at + offset), cells: vec![count], sum: None });
+                        if let Some(k) = find(&cages, &ascii_cage, label) {
+                            cages[k].cells.push(count);
+                        } else {
+                            if let Some(slot) = ascii_cage.get_mut(label as usize) {
+                                *slot = cages.len();
                             }
+                            cages.push(MapCage { label, at: (number, at + offset), cells: vec![count], sum: None });
                         }
                     }
                     count += 1;
@@ -243,7 +252,10 @@ impl Rules {
         // The cages before the first without a sum are checked first, so
         // that the error reported is the first cage's in map order.
         let summed = cages.iter().position(|cage| cage.sum.is_none()).unwrap_or(cages.len());
-        let sums = cages[..summed].iter().map(|cage| (cage.sum.unwrap_or_default(), cage.cells.clone()));
+        let sums: Vec<(usize, Vec<usize>)> = cages[..summed]
+            .iter_mut()
+            .map(|cage| (cage.sum.unwrap_or_default(), std::mem::take(&mut cage.cells)))
+            .collect();
         let rules = self.with_cages_numbered(sums).map_err(|(k, e)| {
             let MapCage { label, at: (line, column), .. } = cages[k];
             error(line, column, format!("cage '{label}': {e}"))
