@@ -83,14 +83,13 @@ impl Prefetch {
     fn new(mut inner: Box<dyn Read + Send>) -> Prefetch {
         let (send, blocks) = sync_channel(4);
         std::thread::spawn(move || {
+            // Read into one buffer and sent as long as what came: a writer
+            // that sends a line at a time costs a line, not a block.
+            let mut buffer = vec![0; 1 << 16];
             loop {
-                let mut block = vec![0; 1 << 16];
-                let read = match inner.read(&mut block) {
+                let read = match inner.read(&mut buffer) {
                     Ok(0) => return,
-                    Ok(n) => {
-                        block.truncate(n);
-                        Ok(block)
-                    }
+                    Ok(n) => Ok(buffer[..n].to_vec()),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     Err(e) => Err(e),
                 };
