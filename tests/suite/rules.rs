@@ -24,6 +24,21 @@ impl Random {
     }
 }
 
+/// What each property test starts from: a random solved grid of 4x4 (2x2
+/// boxes) or 6x6 (2x3 boxes), and a random source with the same seed.
+struct SmallGrid {
+    br: usize,
+    bc: usize,
+    side: usize,
+    random: Random,
+    grid: String,
+}
+
+fn small_grid(seed: u64, six: bool) -> SmallGrid {
+    let (br, bc) = if six { (2, 3) } else { (2, 2) };
+    SmallGrid { br, bc, side: br * bc, random: Random(seed), grid: common::shuffled_grid(br, bc, seed) }
+}
+
 fn rows_and_columns(side: usize) -> Vec<Vec<usize>> {
     let rows = (0..side).map(|r| (0..side).map(|c| r * side + c).collect());
     let columns = (0..side).map(|c| (0..side).map(|r| r * side + c).collect());
@@ -91,10 +106,7 @@ proptest! {
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.45), 36),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let mut random = Random(seed);
-        let grid = common::shuffled_grid(br, bc, seed);
+        let SmallGrid { side, mut random, grid, .. } = small_grid(seed, six);
         let regions = regions_solved_by(&grid, side, &mut random);
         let mut labels = vec!['?'; side * side];
         for (i, region) in regions.iter().enumerate() {
@@ -151,10 +163,7 @@ proptest! {
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.5), 36),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let mut random = Random(seed);
-        let grid = common::shuffled_grid(br, bc, seed);
+        let SmallGrid { br, bc, side, mut random, grid } = small_grid(seed, six);
         // An extra region the grid satisfies: one cell of each digit.
         let extra = regions_solved_by(&grid, side, &mut random).swap_remove(0);
         let rules = Rules::new(Shape::new(br, bc)).with_region(&extra).unwrap();
@@ -225,10 +234,7 @@ proptest! {
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.2), 36),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let mut random = Random(seed);
-        let grid = common::shuffled_grid(br, bc, seed);
+        let SmallGrid { br, bc, side, mut random, grid } = small_grid(seed, six);
         let cages = cages_of(&grid, side, 4, &mut random);
         let mut rules = Rules::new(Shape::new(br, bc));
         for (sum, cells) in &cages {
@@ -271,10 +277,7 @@ proptest! {
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.1), 36),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let mut random = Random(seed);
-        let grid = common::shuffled_grid(br, bc, seed);
+        let SmallGrid { br, bc, side, mut random, grid } = small_grid(seed, six);
         let rules = Rules::new(Shape::new(br, bc)).with_cages(cages_of(&grid, side, 4, &mut random)).unwrap();
         let Some(root) = rules.parse(&puzzle_from(&grid, &keep)).unwrap().propagated() else {
             return Err(TestCaseError::fail("the grid solves it"));
