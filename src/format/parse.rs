@@ -98,7 +98,7 @@ impl Parser {
     #[must_use]
     pub fn rows_on_one_line(&self, line: &str) -> Option<usize> {
         let rows = grouped_rows(line)?;
-        self.shape.is_none_or(|shape| shape.cells() == rows.cells).then_some(rows.side)
+        self.shape.is_none_or(|shape| shape.cells() == rows.cells()).then_some(rows.side)
     }
 
     /// Reads one puzzle, and how it was written.
@@ -266,13 +266,13 @@ impl Parser {
             None => side_of_cells(count).is_some(),
         };
         let lead = line.text.len() - line.text.trim_start().len();
-        let rows = grouped_rows(line.text).filter(|rows| fits(rows.cells));
+        let rows = grouped_rows(line.text).filter(|rows| fits(rows.cells()));
         let token_end = match rows {
             Some(rows) => rows.end,
             None => line.text[lead..].find(char::is_whitespace).map_or(line.text.len(), |e| lead + e),
         };
         let token = &line.text[lead..token_end];
-        let token_len = rows.map_or_else(|| token.chars().count(), |rows| rows.cells);
+        let token_len = rows.map_or_else(|| token.chars().count(), GroupedRows::cells);
         // A token of 4 or 9 cells followed by more like it is rows that
         // fell short of a board, not a board of side 2 or 3 (which has no
         // boxes, so needs its shape given anyway).
@@ -328,13 +328,10 @@ impl Parser {
         let length = next.chars().count();
         let at = token_end + rest.find(next).unwrap_or(0);
         let column = line.text[..at].chars().count() + 1;
-        if Some(length) == row_len && next.chars().all(is_cell_char) {
+        if next.chars().all(is_cell_char) && (length == token_len || Some(length) == row_len) {
             return Err(ParseError::TwoPuzzles { line: line.number, column });
         }
         if length == token_len && !next.contains('=') {
-            if next.chars().all(is_cell_char) {
-                return Err(ParseError::TwoPuzzles { line: line.number, column });
-            }
             let reason = "a map after the puzzle is a cage map with each cage's sum after it (a=12 ...), or a \
                           region map whose regions are each as many connected cells as the side";
             return Err(ParseError::LineRules { line: line.number, column, reason: reason.to_owned() });
@@ -500,9 +497,14 @@ fn is_cell_char(c: char) -> bool {
 struct GroupedRows {
     /// The board's side: as many rows as cells in a row.
     side: usize,
-    cells: usize,
     /// The byte just past the last row.
     end: usize,
+}
+
+impl GroupedRows {
+    fn cells(self) -> usize {
+        self.side * self.side
+    }
 }
 
 /// Whether `line` starts with the rows of a board with boxes, `side`
@@ -528,7 +530,7 @@ fn grouped_rows(line: &str) -> Option<GroupedRows> {
         let row = tokens.next().filter(is_row)?;
         end = row.end;
     }
-    Some(GroupedRows { side, cells: side * side, end })
+    Some(GroupedRows { side, end })
 }
 
 /// The rules after a one-line puzzle, if `text` is one. After the puzzle,
@@ -544,7 +546,7 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
         return None;
     }
     let (puzzle_end, cells) = if let Some(rows) = grouped_rows(line.text) {
-        (rows.end, rows.cells)
+        (rows.end, rows.cells())
     } else {
         let first = token_ranges(line.text).next()?;
         (first.end, line.text[first].chars().count())

@@ -409,6 +409,8 @@ pub fn stream_all(
         Err(outcome) => return outcome,
     };
     let Puzzle { board, layout, line, lines } = &puzzle;
+    // The same for every solution: built once.
+    let rules = if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() };
     let mut found = 0usize;
     for solution in solutions(board, settings).take(limit.unwrap_or(usize::MAX)) {
         let solution = match solution {
@@ -420,7 +422,7 @@ pub fn stream_all(
         };
         let text = if settings.format == Some(Format::Json) {
             let fields: Vec<_> =
-                std::iter::once(("solution", quote(settings, &solution))).chain(rules_fields(&puzzle)).collect();
+                std::iter::once(("solution", quote(settings, &solution))).chain(rules.clone()).collect();
             json(origin, *line, "solution", &fields)
         } else {
             let text = render(settings, layout.as_ref(), &solution);

@@ -44,19 +44,11 @@ pub enum Input {
 
 impl Input {
     /// Whether more input (or its end) can be read at once, after waiting
-    /// at most `wait` for it.
-    fn arrives_within(&mut self, wait: Duration) -> bool {
+    /// at most `wait` for it (`None`: not at all).
+    fn arrives_within(&mut self, wait: Option<Duration>) -> bool {
         match self {
             Input::Direct(_) => true,
-            Input::Prefetched(prefetch) => prefetch.arrives_within(Some(wait)),
-        }
-    }
-
-    /// Whether more input (or its end) can be read without waiting.
-    fn is_ready(&mut self) -> bool {
-        match self {
-            Input::Direct(_) => true,
-            Input::Prefetched(prefetch) => prefetch.arrives_within(None),
+            Input::Prefetched(prefetch) => prefetch.arrives_within(wait),
         }
     }
 }
@@ -322,7 +314,7 @@ impl Records {
         !self.ready.is_empty()
             || self.pending.is_some()
             || !self.reader.buffer().is_empty()
-            || self.reader.get_mut().is_ready()
+            || self.reader.get_mut().arrives_within(None)
     }
 
     /// The next record, `Ok(None)` at the end, `Err` for an I/O error.
@@ -404,7 +396,7 @@ impl Records {
     fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
         for word in ["regions", "cages"] {
             if self.pending.is_none() {
-                if self.reader.buffer().is_empty() && !self.reader.get_mut().arrives_within(grid_rules_wait()) {
+                if self.reader.buffer().is_empty() && !self.reader.get_mut().arrives_within(Some(grid_rules_wait())) {
                     return Ok(());
                 }
                 self.pending = self.read_line()?;
