@@ -24,7 +24,7 @@ fi
 cargo build --quiet --release --manifest-path "$here/Cargo.toml"
 peers="$here/target/release/lazydoku-peers"
 rows="$(mktemp)"
-trap 'rm -f "$rows"' EXIT
+trap 'rm -f "$rows" "$rows.run"' EXIT
 for _ in $(seq "$processes"); do
   "$peers" --rounds 3 --permute 1 "${sets[@]}" > "$rows.run"
   # With tdoku the header ends in "tdoku guesses"; without it there is no
@@ -34,7 +34,6 @@ for _ in $(seq "$processes"); do
   # field after the name.
   awk 'NF == 11 && $2 ~ /^[0-9]+$/ { print $1, $10 }' "$rows.run" >> "$rows"
 done
-rm -f "$rows.run"
 printf '%-34s %9s %7s %7s %7s\n' dataset processes lowest median highest
 for set in "${sets[@]}"; do
   awk -v set="$set" '$1 == set { print $2 }' "$rows" | sort -g | awk -v set="$set" '
