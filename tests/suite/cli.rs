@@ -697,6 +697,18 @@ fn answers_in_any_format_keep_the_rules_a_puzzle_brought() {
         let cages = lazydoku::Rules::jigsaw(maps[index].0).unwrap().with_cage_json(object).unwrap();
         assert_eq!(cages, rules[index]);
     }
+    // The steps of `hint` and `explain` name cells of those regions and
+    // cages: their objects carry the rules too.
+    for question in ["hint", "explain"] {
+        let out = run(&[question, "-q", "--format", "json"], lines.clone());
+        let objects: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
+        assert_eq!(objects.len(), 2, "{objects:?}");
+        for (index, object) in objects.iter().enumerate() {
+            assert!(object.contains(&format!("\"regions\":\"{}\"", maps[index].0)), "{object}");
+            let cages = lazydoku::Rules::jigsaw(maps[index].0).unwrap().with_cage_json(object).unwrap();
+            assert_eq!(cages, rules[index], "{object}");
+        }
+    }
     // The rate CSV's puzzle column is the puzzle's line, rules and all.
     let out = run(&["rate", "-q"], lines.clone());
     let rows: Vec<String> = stdout(&out).lines().skip(1).map(str::to_owned).collect();

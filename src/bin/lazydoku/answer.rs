@@ -345,21 +345,21 @@ fn ending(steps: &Explain, taken: usize) -> (Status, String) {
     }
 }
 
-/// The first logical step, or why there is none.
+/// The first logical step, or why there is none. In JSON, with the rules
+/// the puzzle brought, as the cells a step names are cells of its regions
+/// and cages.
 fn hint(puzzle: &Puzzle) -> Answer {
     let mut steps = puzzle.board.explain();
     if let Some(step) = steps.next() {
-        return Answer {
-            status: Status::Found,
-            text: step.to_string(),
-            word: "hint",
-            fields: vec![("step", step_json(&step))],
-            key: None,
-        };
+        let mut fields = vec![("step", step_json(&step))];
+        fields.extend(rules_fields(puzzle));
+        return Answer { status: Status::Found, text: step.to_string(), word: "hint", fields, key: None };
     }
     let (status, text) = ending(&steps, 0);
     let word = if status == Status::NoSolution { "none" } else { "no step" };
-    Answer { status, text: text.clone(), word, fields: vec![("ending", quote_str(&text))], key: None }
+    let mut fields = vec![("ending", quote_str(&text))];
+    fields.extend(rules_fields(puzzle));
+    Answer { status, text, word, fields, key: None }
 }
 
 /// Every logical step, one per line, and how they end.
@@ -373,7 +373,8 @@ fn explain(puzzle: &Puzzle) -> Answer {
     }
     let (status, end) = ending(&steps, taken);
     text.push_str(&end);
-    let fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
+    let mut fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
+    fields.extend(rules_fields(puzzle));
     Answer { status, text, word: "explained", fields, key: None }
 }
 
