@@ -131,17 +131,17 @@ struct Puzzle {
     lines: usize,
 }
 
-fn read(settings: &Settings, record: &Record, origin: Origin<'_>) -> Result<Puzzle, Outcome> {
+fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Result<Puzzle, Outcome> {
     let (line, lines, text) = match record {
         Record::Text { text, .. } => {
             // JSON output is objects only, and CSV rows only: comments and
             // blank lines stay out.
             let rows = matches!(settings.task, Task::Answer(Question::Rate));
-            let out = (settings.format != Some(Format::Json) && !rows).then(|| text.clone());
+            let out = (settings.format != Some(Format::Json) && !rows).then(|| (*text).to_owned());
             return Err(Outcome { out, status: None, problem: None, key: None });
         }
         Record::Unreadable { line, lines, column, reason } => {
-            return Err(failure(settings, origin, *line, *lines, Status::Invalid, Some(*column), reason.clone()));
+            return Err(failure(settings, origin, *line, *lines, Status::Invalid, Some(*column), (*reason).to_owned()));
         }
         Record::Puzzle { line, lines, text } => (*line, *lines, text),
     };
@@ -186,7 +186,7 @@ fn has_inner_whitespace(text: &str) -> bool {
 }
 
 /// The answer to `solve`, `count` and `check` for one record.
-pub fn answer(settings: &Settings, question: Question, record: &Record, origin: Origin<'_>) -> Outcome {
+pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, origin: Origin<'_>) -> Outcome {
     let puzzle = match read(settings, record, origin) {
         Ok(puzzle) => puzzle,
         Err(outcome) => return outcome,
@@ -400,7 +400,7 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
 /// after solutions, or the one line that says why there are none.
 pub fn stream_all(
     settings: &Settings,
-    record: &Record,
+    record: &Record<&str>,
     origin: Origin<'_>,
     limit: Option<usize>,
     emit: &mut dyn FnMut(String) -> bool,

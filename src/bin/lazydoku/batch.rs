@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use lazydoku::format::Parser;
 
 use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, stream_all};
-use crate::input::{Mode, Record, Records, Source};
+use crate::input::{Chunk, Mode, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
 /// memory stays small.
@@ -80,7 +80,7 @@ impl Summary {
 }
 
 enum Message {
-    Chunk { source: usize, records: Vec<Record>, bytes: u64 },
+    Chunk { source: usize, records: Chunk, bytes: u64 },
     Failed(String),
 }
 
@@ -204,20 +204,7 @@ impl Batch {
                         // Answered and joined in the workers, a block of
                         // records to a string: the writer only moves the bytes.
                         let answer_chunk = move || {
-                            let block = |records: &[Record]| {
-                                let mut block = Block::default();
-                                for record in records {
-                                    block.add(answer(settings, question, record, origin));
-                                }
-                                block
-                            };
-                            // With more than one job this runs on a worker of
-                            // the pool, whose other workers take blocks from it.
-                            let blocks: Vec<Block> = if jobs == 1 {
-                                records.chunks(BLOCK).map(block).collect()
-                            } else {
-                                records.par_chunks(BLOCK).map(block).collect()
-                            };
+                            let blocks = answer_in_blocks(settings, question, &records, origin, jobs);
                             // A writer gone has stopped the output: nothing to do.
                             let _ = to_write.send((place, Solved::Blocks { source, blocks, bytes }));
                         };
@@ -237,11 +224,15 @@ impl Batch {
                                     None => break, // The writer stopped: stdout was closed.
                                 }
                             }
-                            Task::Answer(question) if self.jobs == 1 => {
-                                records.iter().map(|r| answer(&self.settings, question, r, origin)).collect()
-                            }
+                            Task::Answer(question) if self.jobs == 1 => records
+                                .range(0, records.len())
+                                .map(|r| answer(&self.settings, question, &r, origin))
+                                .collect(),
                             Task::Answer(question) => pool.install(|| {
-                                records.par_iter().map(|r| answer(&self.settings, question, r, origin)).collect()
+                                (0..records.len())
+                                    .into_par_iter()
+                                    .map(|i| answer(&self.settings, question, &records.get(i), origin))
+                                    .collect()
                             }),
                         };
                         let mut outcomes = outcomes;
@@ -282,12 +273,12 @@ impl Batch {
     fn stream_all(
         &self,
         source: usize,
-        records: &[Record],
+        records: &Chunk,
         origin: Origin<'_>,
         limit: Option<usize>,
         ordered: &mut Ordered,
     ) -> Option<()> {
-        for record in records {
+        for record in records.range(0, records.len()) {
             let mut batch = String::new();
             let mut since = Instant::now();
             let mut open = true;
@@ -300,7 +291,7 @@ impl Batch {
                 }
                 open
             };
-            let outcome = stream_all(&self.settings, record, origin, limit, &mut emit);
+            let outcome = stream_all(&self.settings, &record, origin, limit, &mut emit);
             if !open {
                 return None;
             }
@@ -360,6 +351,31 @@ fn stdout_is_pipe() -> bool {
     }
 }
 
+/// The answers of a chunk's records, joined a block at a time. With more
+/// than one job this runs on a worker of the pool, whose other workers take
+/// blocks from it.
+fn answer_in_blocks(
+    settings: &Settings,
+    question: Question,
+    records: &Chunk,
+    origin: Origin<'_>,
+    jobs: usize,
+) -> Vec<Block> {
+    let block = |start: usize| {
+        let mut block = Block::default();
+        for record in records.range(start, start + BLOCK) {
+            block.add(answer(settings, question, &record, origin));
+        }
+        block
+    };
+    let starts = (0..records.len()).step_by(BLOCK);
+    if jobs == 1 {
+        starts.map(block).collect()
+    } else {
+        starts.collect::<Vec<_>>().into_par_iter().map(block).collect()
+    }
+}
+
 fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSender<Message>) {
     for (index, source) in sources.iter().enumerate() {
         let reader = match source.open() {
@@ -373,13 +389,13 @@ fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSende
         let mut records = Records::new(reader, mode, parser);
         loop {
             let before = records.bytes;
-            let mut chunk = Vec::with_capacity(if may_block { 64 } else { CHUNK });
+            let mut chunk = Chunk::with_capacity(if may_block { 64 } else { CHUNK });
             let mut failed = None;
             let mut last = false;
             while chunk.len() < CHUNK {
-                match records.next_record() {
-                    Ok(Some(record)) => chunk.push(record),
-                    Ok(None) => {
+                match records.read_into(&mut chunk) {
+                    Ok(true) => {}
+                    Ok(false) => {
                         last = true;
                         break;
                     }

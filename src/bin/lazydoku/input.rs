@@ -227,23 +227,85 @@ pub fn looks_like_path(arg: &str) -> bool {
     })
 }
 
-/// What some input lines turned out to be.
+/// What some input lines turned out to be, holding its text as a `T`: its
+/// own `String` as [`Records::next_record`] returns it, or a `&str` into
+/// the text of a [`Chunk`].
 #[derive(Clone, Debug)]
-pub enum Record {
+pub enum Record<T = String> {
     /// A puzzle's text, its first line's number from 1, and how many lines
     /// it spans.
-    Puzzle { line: usize, lines: usize, text: String },
+    Puzzle { line: usize, lines: usize, text: T },
     /// A puzzle that could not be read as text.
-    Unreadable { line: usize, lines: usize, column: usize, reason: String },
+    Unreadable { line: usize, lines: usize, column: usize, reason: T },
     /// A blank, comment or header line, passed through as it is.
-    Text { line: usize, text: String },
+    Text { line: usize, text: T },
 }
 
-impl Record {
+impl<T> Record<T> {
     pub fn line(&self) -> usize {
         match self {
             Record::Puzzle { line, .. } | Record::Unreadable { line, .. } | Record::Text { line, .. } => *line,
         }
+    }
+
+    /// The text the record holds: the puzzle, the reason, or the line.
+    fn text(&self) -> &T {
+        match self {
+            Record::Puzzle { text, .. } | Record::Unreadable { reason: text, .. } | Record::Text { text, .. } => text,
+        }
+    }
+
+    /// The same record holding `text` instead.
+    fn with_text<U>(&self, text: U) -> Record<U> {
+        match *self {
+            Record::Puzzle { line, lines, .. } => Record::Puzzle { line, lines, text },
+            Record::Unreadable { line, lines, column, .. } => Record::Unreadable { line, lines, column, reason: text },
+            Record::Text { line, .. } => Record::Text { line, text },
+        }
+    }
+}
+
+/// Records read together, their texts one after another in one string: a
+/// chunk of thousands of records is a few allocations, where a string per
+/// record was a million allocations for a million lines, each freed by
+/// whichever worker answered it.
+#[derive(Debug, Default)]
+pub struct Chunk {
+    text: String,
+    /// Each record, with where its text ends in `text` (it starts where
+    /// the one before ends).
+    records: Vec<(Record<()>, usize)>,
+}
+
+impl Chunk {
+    /// An empty chunk with room for `records` records.
+    pub fn with_capacity(records: usize) -> Chunk {
+        Chunk { text: String::new(), records: Vec::with_capacity(records) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The record at `index`, which must be below [`Chunk::len`].
+    pub fn get(&self, index: usize) -> Record<&str> {
+        let start = index.checked_sub(1).map_or(0, |before| self.records[before].1);
+        let (record, end) = &self.records[index];
+        record.with_text(&self.text[start..*end])
+    }
+
+    /// The records from `start` up to `end`.
+    pub fn range(&self, start: usize, end: usize) -> impl Iterator<Item = Record<&str>> {
+        (start..end.min(self.len())).map(|index| self.get(index))
+    }
+
+    fn push(&mut self, record: &Record<String>) {
+        self.text.push_str(record.text());
+        self.records.push((record.with_text(()), self.text.len()));
     }
 }
 
@@ -288,6 +350,9 @@ pub struct Records {
     after_cr: bool,
     /// Records complete but not returned yet.
     ready: VecDeque<Record>,
+    /// The buffer of a line already taken into a chunk, kept for the next
+    /// line to be read into.
+    spare: Vec<u8>,
     /// A line read past the end of a grid, to be looked at next.
     pending: Option<(usize, Line)>,
     done: bool,
@@ -303,6 +368,7 @@ impl Records {
             bytes: 0,
             after_cr: false,
             ready: VecDeque::new(),
+            spare: Vec::new(),
             pending: None,
             done: false,
         }
@@ -315,6 +381,22 @@ impl Records {
             || self.pending.is_some()
             || !self.reader.buffer().is_empty()
             || self.reader.get_mut().arrives_within(None)
+    }
+
+    /// Reads the next record into `chunk`: `Ok(false)` at the end, `Err`
+    /// for an I/O error. A one-line record's buffer is then read into
+    /// again, so that a chunk of such records allocates nothing per record.
+    pub fn read_into(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
+        let Some(record) = self.next_record()? else { return Ok(false) };
+        chunk.push(&record);
+        let (Record::Puzzle { text, .. } | Record::Unreadable { reason: text, .. } | Record::Text { text, .. }) =
+            record;
+        // A longer line's buffer is not kept: one line of a megabyte
+        // should not hold a megabyte for the rest of the input.
+        if text.capacity() <= 4 * 1024 {
+            self.spare = text.into_bytes();
+        }
+        Ok(true)
     }
 
     /// The next record, `Ok(None)` at the end, `Err` for an I/O error.
@@ -538,7 +620,9 @@ impl Records {
     /// `MAX_LINE` bytes kept; a longer line is skipped to its end and
     /// reported. The byte order mark of the first line is dropped.
     fn read_line(&mut self) -> io::Result<Option<(usize, Line)>> {
-        let mut bytes: Vec<u8> = Vec::with_capacity(96);
+        let mut bytes = std::mem::take(&mut self.spare);
+        bytes.clear();
+        bytes.reserve(96);
         let mut too_long = false;
         let mut any = false;
         loop {
@@ -723,6 +807,42 @@ mod tests {
         let sixteen_row = "1234 5678 9abc defg\n";
         let input = format!("{nine} # a comment after it\n{four}\n{four} # easy\n{}", sixteen_row.repeat(16));
         assert_eq!(kinds(&input), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 16, 'P')]);
+    }
+
+    /// Records read into a chunk, with each line's buffer read into again,
+    /// are the records read one at a time: every kind, lines longer than
+    /// the buffer kept, invalid UTF-8, and a line too long to read.
+    #[test]
+    fn a_chunk_holds_the_records_read_one_at_a_time() {
+        let p = ".".repeat(81);
+        let grid = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n";
+        let long_comment = format!("# {}", "-".repeat(10_000));
+        let mut input = format!("# a comment\n{p}\n{grid}\n[[1,2],[3,4]]\n{long_comment}\n{p} # note\n").into_bytes();
+        input.extend_from_slice(b"\xff..\n");
+        input.extend_from_slice(format!("{}\n{p}\n\n{p}", "x".repeat(MAX_LINE + 5)).as_bytes());
+        let open = || {
+            let reader: Box<dyn Read + Send> = Box::new(io::Cursor::new(input.clone()));
+            Records::new(BufReader::new(Input::Direct(reader)), Mode::Auto, Parser::new())
+        };
+        let mut one_at_a_time = open();
+        let expected: Vec<Record> = std::iter::from_fn(|| one_at_a_time.next_record().unwrap()).collect();
+        let mut chunked = open();
+        let mut chunk = Chunk::with_capacity(4);
+        while chunked.read_into(&mut chunk).unwrap() {}
+        assert_eq!(chunk.len(), expected.len());
+        assert!(expected.len() >= 10, "{expected:?}");
+        for (index, record) in expected.iter().enumerate() {
+            assert_eq!(format!("{:?}", chunk.get(index)), format!("{record:?}"));
+        }
+        let kinds: Vec<char> = chunk
+            .range(0, chunk.len())
+            .map(|r| match r {
+                Record::Puzzle { .. } => 'P',
+                Record::Unreadable { .. } => 'U',
+                Record::Text { .. } => 'T',
+            })
+            .collect();
+        assert_eq!(kinds, ['T', 'P', 'P', 'T', 'P', 'T', 'P', 'U', 'U', 'P', 'T', 'P']);
     }
 
     #[test]
