@@ -362,7 +362,10 @@ fn answer_in_blocks(
     jobs: usize,
 ) -> Vec<Block> {
     let block = |start: usize| {
-        let mut block = Block::default();
+        // Room for answers as long as their records, as a solution's line
+        // is: the block's string then grows once at most.
+        let room = records.text_len(start, start + BLOCK) + BLOCK;
+        let mut block = Block { text: String::with_capacity(room), ..Block::default() };
         for record in records.range(start, start + BLOCK) {
             block.add(answer(settings, question, &record, origin));
         }

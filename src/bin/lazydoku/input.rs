@@ -298,6 +298,12 @@ impl Chunk {
         record.with_text(&self.text[start..*end])
     }
 
+    /// The bytes of the records from `start` up to `end`.
+    pub fn text_len(&self, start: usize, end: usize) -> usize {
+        let at = |index: usize| index.checked_sub(1).map_or(0, |before| self.records[before].1);
+        at(end.min(self.len())) - at(start.min(self.len()))
+    }
+
     /// The records from `start` up to `end`.
     pub fn range(&self, start: usize, end: usize) -> impl Iterator<Item = Record<&str>> {
         (start..end.min(self.len())).map(|index| self.get(index))
