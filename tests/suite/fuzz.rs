@@ -188,15 +188,25 @@ fn check(text: &str, parser: Parser) {
     }
     let _ = text.parse::<Board>();
     for mode in [input::Mode::Auto, input::Mode::Line, input::Mode::Grid] {
-        let mut records = input::Records::new(BufReader::new(input::Input::Direct(bytes_of(text))), mode, parser);
+        let open = || input::Records::new(BufReader::new(input::Input::Direct(bytes_of(text))), mode, parser);
+        let mut records = open();
         let mut lines = 0;
+        let mut read = Vec::new();
         while let Ok(Some(record)) = records.next_record() {
             lines += 1;
             assert!(lines <= text.len() + 1, "the reader returns at most one record per line");
-            if let input::Record::Puzzle { text: puzzle, .. } = record {
-                let _ = parser.parse(&puzzle);
+            if let input::Record::Puzzle { text: puzzle, .. } = &record {
+                let _ = parser.parse(puzzle);
             }
+            read.push(format!("{record:?}"));
         }
+        // The command line's chunks, whose records share one string and
+        // whose lines reuse each other's buffers, hold the same records.
+        let mut chunked = open();
+        let mut chunk = input::Chunk::default();
+        while let Ok(true) = chunked.read_into(&mut chunk) {}
+        let in_chunk: Vec<String> = chunk.range(0, chunk.len()).map(|record| format!("{record:?}")).collect();
+        assert_eq!(in_chunk, read, "records read into a chunk");
     }
 }
 
