@@ -267,8 +267,8 @@ impl<T> Record<T> {
 
 /// Records read together, their texts one after another in one string: a
 /// chunk of thousands of records is a few allocations, where a string per
-/// record was a million allocations for a million lines, each freed by
-/// whichever worker answered it.
+/// record made an allocation per line, each freed by whichever worker
+/// answered it.
 #[derive(Debug, Default)]
 pub struct Chunk {
     text: String,
@@ -397,8 +397,8 @@ impl Records {
         chunk.push(&record);
         let (Record::Puzzle { text, .. } | Record::Unreadable { reason: text, .. } | Record::Text { text, .. }) =
             record;
-        // A longer line's buffer is not kept: one line of a megabyte
-        // should not hold a megabyte for the rest of the input.
+        // A long record's buffer is not kept, so that one long line or
+        // grid does not hold its size for the rest of the input.
         if text.capacity() <= 4 * 1024 {
             self.spare = text.into_bytes();
         }
