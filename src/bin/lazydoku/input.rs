@@ -255,6 +255,13 @@ impl<T> Record<T> {
         }
     }
 
+    /// The text the record holds, taken out of it.
+    fn into_text(self) -> T {
+        match self {
+            Record::Puzzle { text, .. } | Record::Unreadable { reason: text, .. } | Record::Text { text, .. } => text,
+        }
+    }
+
     /// The same record holding `text` instead.
     fn with_text<U>(&self, text: U) -> Record<U> {
         match *self {
@@ -291,17 +298,21 @@ impl Chunk {
         self.records.is_empty()
     }
 
+    /// Where the text of the record at `index` starts: where the one
+    /// before ends (`index` at most [`Chunk::len`]).
+    fn start(&self, index: usize) -> usize {
+        index.checked_sub(1).map_or(0, |before| self.records[before].1)
+    }
+
     /// The record at `index`, which must be below [`Chunk::len`].
     pub fn get(&self, index: usize) -> Record<&str> {
-        let start = index.checked_sub(1).map_or(0, |before| self.records[before].1);
         let (record, end) = &self.records[index];
-        record.with_text(&self.text[start..*end])
+        record.with_text(&self.text[self.start(index)..*end])
     }
 
     /// The bytes of the records from `start` up to `end`.
     pub fn text_len(&self, start: usize, end: usize) -> usize {
-        let at = |index: usize| index.checked_sub(1).map_or(0, |before| self.records[before].1);
-        at(end.min(self.len())) - at(start.min(self.len()))
+        self.start(end.min(self.len())) - self.start(start.min(self.len()))
     }
 
     /// The records from `start` up to `end`.
@@ -395,8 +406,7 @@ impl Records {
     pub fn read_into(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
         let Some(record) = self.next_record()? else { return Ok(false) };
         chunk.push(&record);
-        let (Record::Puzzle { text, .. } | Record::Unreadable { reason: text, .. } | Record::Text { text, .. }) =
-            record;
+        let text = record.into_text();
         // A long record's buffer is not kept, so that one long line or
         // grid does not hold its size for the rest of the input.
         if text.capacity() <= 4 * 1024 {
