@@ -3,7 +3,47 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
+use super::nine::FailedGuesses;
 use super::{Board, Candidates};
+
+/// How a walk picks the cell each board branches on, and what it notes
+/// when a guess fails at once.
+pub(crate) trait Branching {
+    /// The cell to branch on and its candidates, or `None` when `board`
+    /// is complete.
+    fn branch_cell(&self, board: &Board) -> Option<(usize, u32)>;
+
+    /// A guess at `cell` met a contradiction as it was propagated.
+    fn failed(&mut self, cell: usize);
+}
+
+/// The branch of [`Board::children`]: a walk with it visits the nodes of
+/// [`search::dfs`](crate::search::dfs) over `Board::children`, in order.
+pub(crate) struct AsChildren;
+
+impl Branching for AsChildren {
+    #[inline]
+    fn branch_cell(&self, board: &Board) -> Option<(usize, u32)> {
+        board.branch_cell()
+    }
+
+    #[inline]
+    fn failed(&mut self, _: usize) {}
+}
+
+/// Branches that learn where guesses fail, for walks whose order is
+/// theirs to choose: counts without a node budget.
+impl Branching for FailedGuesses {
+    #[inline]
+    fn branch_cell(&self, board: &Board) -> Option<(usize, u32)> {
+        board.branch_cell_after_failures(self)
+    }
+
+    #[inline]
+    fn failed(&mut self, cell: usize) {
+        FailedGuesses::failed(self, cell);
+    }
+}
 
 /// The children of a board, built one at a time: one per candidate of the
 /// empty cell with the fewest candidates, smallest digit first, each
@@ -49,7 +89,7 @@ impl Children {
     /// The children of `parent`, which they keep: no copy of it is made.
     pub(crate) fn of(parent: Board) -> Children {
         let mut children = Children::unvisited(parent);
-        if children.expand() { children } else { Children::none() }
+        if children.expand(&AsChildren) { children } else { Children::none() }
     }
 
     /// Turns an entry holding a board not yet visited into that board's
@@ -58,12 +98,12 @@ impl Children {
     /// completed it), its one child is itself. `false`, for the caller to
     /// drop the entry, when the board has no children: complete, or
     /// contradicted by settling.
-    fn expand(&mut self) -> bool {
+    fn expand(&mut self, branching: &impl Branching) -> bool {
         let Some(board) = self.parent.as_mut() else { return false };
         if board.is_complete() || (!board.is_settled() && board.settle().is_err()) {
             return false;
         }
-        if let Some((cell, remaining)) = board.branch_cell() {
+        if let Some((cell, remaining)) = branching.branch_cell(board) {
             self.branch = Some(cell);
             self.remaining = remaining;
         }
@@ -113,8 +153,14 @@ pub(crate) enum Visit {
 ///
 /// `visit` is asked about each board built, and the walk goes on until it
 /// says [`Visit::Take`] (the board is returned), [`Visit::Refuse`] or
-/// [`Visit::Drop`] with `stop`, or the stack is empty (`None`).
-pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Board) -> Visit) -> Option<Board> {
+/// [`Visit::Drop`] with `stop`, or the stack is empty (`None`). The boards
+/// it expands branch where `branching` says, [`AsChildren`] for the nodes
+/// of the depth-first search.
+pub(crate) fn walk_in_place(
+    stack: &mut Vec<Children>,
+    branching: &mut impl Branching,
+    mut visit: impl FnMut(&Board) -> Visit,
+) -> Option<Board> {
     loop {
         let depth = stack.len();
         let top = stack.last_mut()?;
@@ -130,6 +176,7 @@ pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Bo
             if top.remaining == 0 {
                 let built = top.parent.as_mut().is_some_and(|board| board.assign_and_propagate(cell, bit).is_ok());
                 if !built {
+                    branching.failed(cell);
                     stack.truncate(depth - 1);
                     continue;
                 }
@@ -139,6 +186,7 @@ pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Bo
                 let [.., parent, child] = stack.as_mut_slice() else { unreachable!("two entries at least") };
                 child.parent.clone_from(&parent.parent);
                 if child.parent.as_mut().is_none_or(|board| board.assign_and_propagate(cell, bit).is_err()) {
+                    branching.failed(cell);
                     stack.truncate(depth);
                     continue;
                 }
@@ -165,7 +213,7 @@ pub(crate) fn walk_in_place(stack: &mut Vec<Children>, mut visit: impl FnMut(&Bo
                 }
             }
             Visit::Expand => {
-                if !top.expand() {
+                if !top.expand(branching) {
                     stack.truncate(depth - 1);
                 }
             }
