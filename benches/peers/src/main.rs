@@ -6,9 +6,11 @@
 //! compared between the two. The table follows tdoku's: microseconds per
 //! puzzle, the ratio, guesses per puzzle and the share solved without a guess.
 //! lazydoku's guesses are the children built at branches (the measure of
-//! `Board::rate`); its decisions are the same search counted as tdoku
-//! counts its guesses, one per candidate tried while another is left, so
-//! the decisions column is the one to set beside tdoku's.
+//! `Board::rate`); its decisions are that search counted as tdoku counts
+//! its guesses, one per candidate tried while another is left, so the
+//! decisions column is the one to set beside tdoku's. Both walk the tree of
+//! `solutions()`, through the public `Board::children`; the timed count
+//! branches where guesses failed earlier in it, over a smaller tree.
 //!
 //! Run: `cargo run --release --manifest-path benches/peers/Cargo.toml [-- --rounds N] [--permute SEED] [DATASET...]`
 //!
