@@ -772,9 +772,10 @@ impl Nine {
 /// leaves one real child, so the branch costs a propagation rather than a
 /// split, and a digit that fails in one subtree tends to fail in the next
 /// where the search branched elsewhere first. Scoring each failure as one
-/// more unsolved cell in the cell's row and box took the decisions of a
-/// count to 2 from 94.7 to 82.3 a puzzle on forum hardest 11+ and from
-/// 159.8 to 131.3 on 1106 (docs/performance.md).
+/// more unsolved cell in the cell's row and box took the decisions of
+/// the whole depth-first tree, counting to 2, from 94.7 to 82.3 a puzzle
+/// on the first 3,000 of forum hardest 11+ and from 159.8 to 131.3 on 1106
+/// (docs/performance.md).
 pub(crate) struct FailedGuesses {
     counts: [u32; 81],
 }
@@ -784,7 +785,9 @@ impl FailedGuesses {
         FailedGuesses { counts: [0; 81] }
     }
 
-    /// Notes a guess at `cell` that failed at once.
+    /// Notes a guess at `cell` that failed at once. Cells past the 81st,
+    /// of other shapes' boards, which branch as they always do, are not
+    /// noted.
     #[inline]
     pub(crate) fn failed(&mut self, cell: usize) {
         if let Some(count) = self.counts.get_mut(cell) {
