@@ -200,16 +200,23 @@ pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, or
         Question::Explain => Ok(explain(&puzzle)),
         Question::Canon { .. } => canon(settings, &puzzle),
     };
-    let Puzzle { line, lines, .. } = puzzle;
-    let Answer { status, text, word, fields, key } = match found {
+    let Answer { status, text, word, mut fields, key, holds_board } = match found {
         Ok(answer) => answer,
         // A board without a canonical form is not a search stopped short.
         Err(reason) if matches!(question, Question::Canon { .. }) => {
-            return failure(settings, origin, line, lines, Status::Invalid, None, reason);
+            return failure(settings, origin, puzzle.line, puzzle.lines, Status::Invalid, None, reason);
         }
-        Err(reason) => return failure(settings, origin, line, lines, Status::Stopped, None, reason),
+        Err(reason) => return failure(settings, origin, puzzle.line, puzzle.lines, Status::Stopped, None, reason),
     };
-    let out = if settings.format == Some(Format::Json) { json(origin, line, word, &fields) } else { pad(text, lines) };
+    let Puzzle { line, lines, .. } = puzzle;
+    let out = if settings.format == Some(Format::Json) {
+        if holds_board {
+            fields.extend(rules_fields(&puzzle));
+        }
+        json(origin, line, word, &fields)
+    } else {
+        pad(text, lines)
+    };
     let problem =
         (status == Status::NoSolution).then(|| Problem { line, column: None, reason: "no solution".to_owned() });
     Outcome { out: Some(out), status: Some(status), problem, key }
@@ -223,6 +230,10 @@ struct Answer {
     word: &'static str,
     fields: Vec<(&'static str, String)>,
     key: Option<String>,
+    /// Whether the JSON object holds a board of the puzzle (a solution,
+    /// the puzzle, a step's cells), and so the rules the puzzle brought
+    /// with it ([`rules_fields`]).
+    holds_board: bool,
 }
 
 /// A solution ([`Board::solve_within`] depth-first; the first found in the
@@ -243,11 +254,12 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
             word: "solved",
             // Built for JSON only: a string per puzzle otherwise thrown away.
             fields: if settings.format == Some(Format::Json) {
-                std::iter::once(("solution", quote(settings, &solution))).chain(rules_fields(puzzle)).collect()
+                vec![("solution", quote(settings, &solution))]
             } else {
                 Vec::new()
             },
             key: None,
+            holds_board: true,
         },
         None => Answer {
             status: Status::NoSolution,
@@ -255,6 +267,7 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
             word: "none",
             fields: Vec::new(),
             key: None,
+            holds_board: false,
         },
     })
 }
@@ -266,7 +279,14 @@ fn count(settings: &Settings, puzzle: &Puzzle, limit: usize) -> Result<Answer, S
         return Err(format!("{reason} ({n} solutions counted)"));
     }
     let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
-    Ok(Answer { status, text: n.to_string(), word, fields: vec![("count", n.to_string())], key: None })
+    Ok(Answer {
+        status,
+        text: n.to_string(),
+        word,
+        fields: vec![("count", n.to_string())],
+        key: None,
+        holds_board: false,
+    })
 }
 
 /// None, unique or multiple.
@@ -277,7 +297,7 @@ fn check(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     }
     let verdict = ["none", "unique", "multiple"][n.min(2)];
     let status = if n == 0 { Status::NoSolution } else { Status::Found };
-    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new(), key: None })
+    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new(), key: None, holds_board: false })
 }
 
 /// One CSV row (or JSON object) of ratings.
@@ -300,7 +320,7 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
         rating.level(),
         canonical.as_ref().map_or(String::new(), |c| symbols(settings, c.as_str())),
     );
-    let mut fields = vec![
+    let fields = vec![
         ("puzzle", quote(settings, board)),
         ("solutions", rating.solutions().to_string()),
         ("givens", givens.to_string()),
@@ -310,8 +330,7 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
         ("level", quote_str(rating.level().name())),
         ("canonical", canonical.as_ref().map_or_else(|| "null".to_owned(), |c| quote(settings, c))),
     ];
-    fields.extend(rules_fields(puzzle));
-    Answer { status, text, word: "rated", fields, key: None }
+    Answer { status, text, word: "rated", fields, key: None, holds_board: true }
 }
 
 /// A step as a JSON object: technique, sentence, placements and eliminations.
@@ -351,15 +370,20 @@ fn ending(steps: &Explain, taken: usize) -> (Status, String) {
 fn hint(puzzle: &Puzzle) -> Answer {
     let mut steps = puzzle.board.explain();
     if let Some(step) = steps.next() {
-        let mut fields = vec![("step", step_json(&step))];
-        fields.extend(rules_fields(puzzle));
-        return Answer { status: Status::Found, text: step.to_string(), word: "hint", fields, key: None };
+        let fields = vec![("step", step_json(&step))];
+        return Answer {
+            status: Status::Found,
+            text: step.to_string(),
+            word: "hint",
+            fields,
+            key: None,
+            holds_board: true,
+        };
     }
     let (status, text) = ending(&steps, 0);
     let word = if status == Status::NoSolution { "none" } else { "no step" };
-    let mut fields = vec![("ending", quote_str(&text))];
-    fields.extend(rules_fields(puzzle));
-    Answer { status, text, word, fields, key: None }
+    let fields = vec![("ending", quote_str(&text))];
+    Answer { status, text, word, fields, key: None, holds_board: true }
 }
 
 /// Every logical step, one per line, and how they end.
@@ -373,9 +397,8 @@ fn explain(puzzle: &Puzzle) -> Answer {
     }
     let (status, end) = ending(&steps, taken);
     text.push_str(&end);
-    let mut fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
-    fields.extend(rules_fields(puzzle));
-    Answer { status, text, word: "explained", fields, key: None }
+    let fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
+    Answer { status, text, word: "explained", fields, key: None, holds_board: true }
 }
 
 /// The canonical form, in the puzzle's own format.
@@ -391,6 +414,7 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
         word: "canonical",
         fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
         key: Some(canonical.as_str().to_owned()),
+        holds_board: true,
     })
 }
 
