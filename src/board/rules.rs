@@ -381,15 +381,16 @@ impl Rules {
             }
             all.push(cage);
         }
-        Ok(Rules::from_cages(self.geometry.shape, &self.geometry.unit_list(), all))
+        Ok(Rules::sharing(self.geometry.with_cages(all)))
     }
 
     /// These rules with every cage in `cages` added at once, unchecked: for
     /// cages made from a solution's digits, which hold by construction.
     pub(crate) fn with_cage_list(self, cages: Vec<(usize, Vec<usize>)>) -> Rules {
-        let mut all = self.geometry.cage_list();
-        all.extend(cages);
-        Rules::from_parts(self.geometry.shape, &self.geometry.unit_list(), all)
+        let side = self.geometry.side;
+        let mut all = self.geometry.cages.clone();
+        all.extend(cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)));
+        Rules::sharing(self.geometry.with_cages(all))
     }
 
     /// The boxes, or the jigsaw regions in their place, as a map with one
@@ -466,8 +467,13 @@ impl Rules {
 
     /// [`Rules::from_parts`] with the cages' combinations already listed.
     fn from_cages(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Rules {
-        let geometry = Geometry::from_parts(shape, units, cages);
-        // The same units as a classic shape's: share that one.
+        Rules::sharing(Geometry::from_parts(shape, units, cages))
+    }
+
+    /// Rules of `geometry`: the classic shape's own, shared, when it has
+    /// the same units and no cages.
+    fn sharing(geometry: Geometry) -> Rules {
+        let shape = geometry.shape;
         if geometry == *shape.geometry() {
             return Rules::new(shape);
         }

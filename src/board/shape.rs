@@ -2,6 +2,7 @@
 //! cached [`Geometry`] (units and peers) that every board of a shape shares.
 
 use std::fmt;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
@@ -304,8 +305,37 @@ pub(crate) struct Cage {
     pub(crate) sum: usize,
     /// Every set of distinct digits (bit `d - 1` for digit `d`) of the
     /// cage's size that adds up to its sum.
-    pub(crate) combinations: Vec<u32>,
+    pub(crate) combinations: DigitSets,
 }
+
+/// Sets of digits, as bits: a slice of a table shared by every cage of
+/// boards up to 16x16, or a list of their own on larger boards. A line of
+/// 9x9 killer puzzles has some fifty cages, given and implied, each of
+/// which took an allocation for its list.
+#[derive(Clone, Debug)]
+pub(crate) enum DigitSets {
+    Shared(&'static [u32]),
+    Own(Vec<u32>),
+}
+
+impl std::ops::Deref for DigitSets {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        match self {
+            DigitSets::Shared(sets) => sets,
+            DigitSets::Own(sets) => sets,
+        }
+    }
+}
+
+impl PartialEq for DigitSets {
+    fn eq(&self, other: &DigitSets) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for DigitSets {}
 
 /// A sum that cages imply through a unit, as a cage, and where it comes
 /// from, for the step that explains it.
@@ -329,8 +359,8 @@ impl Cage {
 
     fn of_cells(cells: Vec<u16>, sum: usize, side: usize) -> Cage {
         let combinations = match sets_of_digits(side) {
-            Some(table) => table.of(cells.len(), sum).to_vec(),
-            None => sets_adding_up_to(cells.len(), sum, side),
+            Some(table) => DigitSets::Shared(table.of(cells.len(), sum)),
+            None => DigitSets::Own(sets_adding_up_to(cells.len(), sum, side)),
         };
         Cage { cells, sum, combinations }
     }
@@ -380,7 +410,7 @@ struct SetsOfDigits {
 }
 
 impl SetsOfDigits {
-    fn of(&self, size: usize, sum: usize) -> &[u32] {
+    fn of(&'static self, size: usize, sum: usize) -> &'static [u32] {
         let group = size * (self.largest_sum + 1) + sum;
         if sum > self.largest_sum || group + 1 >= self.start.len() {
             return &[];
@@ -430,7 +460,7 @@ fn sets_of_digits(side: usize) -> Option<&'static SetsOfDigits> {
 /// that too many combinations of digits make are left out.
 fn implied_sums<'a>(
     side: usize,
-    units: &[(Region, Vec<usize>)],
+    unit_cells: &[u16],
     member_of: &dyn Fn(usize) -> &'a [Membership],
     cages: &[Cage],
 ) -> Vec<ImpliedSum> {
@@ -441,6 +471,15 @@ fn implied_sums<'a>(
     // 16x16, 64 kept its cost level with no implied sums; 9x9 killers
     // need no more).
     const MOST_COMBINATIONS: usize = 64;
+    /// A set of cells found with its sum, before it is known to be new:
+    /// its cells and the cages it comes from lie in lists shared by all.
+    struct Found {
+        cells: Range<usize>,
+        sum: usize,
+        unit: usize,
+        outies: bool,
+        cages: Range<usize>,
+    }
     let choices = |k: usize| (0..k as u64).fold(1u64, |n, i| n * (side as u64 - i) / (i + 1));
     if cages.is_empty() {
         return Vec::new();
@@ -452,23 +491,28 @@ fn implied_sums<'a>(
             cage_of[usize::from(cell)] = i;
         }
     }
-    // Each set of cells with its sum and where it comes from; its
-    // combinations are listed once it is known to be new.
-    let mut found: Vec<ImpliedSum> = Vec::new();
-    let mut note = |cells: &[usize], sum, unit, outies, cages: &[usize]| {
-        let cage = Cage { cells: cells.iter().map(|&c| to_u16(c)).collect(), sum, combinations: Vec::new() };
-        found.push(ImpliedSum { cage, unit, outies, cages: cages.to_vec() });
+    // Each set's cells are sorted as it is noted; its combinations are
+    // listed once it is known to be new.
+    let (mut found, mut found_cells, mut found_cages) = (Vec::new(), Vec::<u16>::new(), Vec::new());
+    let mut note = |cells: &[usize], sum, unit, outies, from: &[usize]| {
+        let start = found_cells.len();
+        found_cells.extend(cells.iter().map(|&c| to_u16(c)));
+        found_cells[start..].sort_unstable();
+        let first_cage = found_cages.len();
+        found_cages.extend_from_slice(from);
+        found.push(Found { cells: start..found_cells.len(), sum, unit, outies, cages: first_cage..found_cages.len() });
     };
     let mut in_unit = vec![false; side * side];
     // Lists for the unit at hand, kept from one unit to the next.
-    let (mut touching, mut inside, mut innies) = (Vec::new(), Vec::new(), Vec::new());
-    for (u, (_, unit)) in units.iter().enumerate() {
-        for &c in unit {
+    let (mut touching, mut inside, mut innies, mut outies) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (u, unit) in unit_cells.chunks_exact(side).enumerate() {
+        let unit = || unit.iter().map(|&c| usize::from(c));
+        for c in unit() {
             in_unit[c] = true;
         }
         // The cages with a cell in the unit, and those of them wholly inside it.
         touching.clear();
-        touching.extend(unit.iter().map(|&c| cage_of[c]).filter(|&i| i != usize::MAX));
+        touching.extend(unit().map(|c| cage_of[c]).filter(|&i| i != usize::MAX));
         touching.sort_unstable();
         touching.dedup();
         let is_inside = |i: usize| cages[i].cells.iter().all(|&c| in_unit[usize::from(c)]);
@@ -476,50 +520,123 @@ fn implied_sums<'a>(
         inside.extend(touching.iter().copied().filter(|&i| is_inside(i)));
         let inside_sum: usize = inside.iter().map(|&i| cages[i].sum).sum();
         innies.clear();
-        innies.extend(unit.iter().copied().filter(|&c| !inside.contains(&cage_of[c])));
+        innies.extend(unit().filter(|&c| !inside.contains(&cage_of[c])));
         if !innies.is_empty() && innies.len() < side && total >= inside_sum {
             note(&innies, total - inside_sum, u, false, &inside);
         }
-        if unit.iter().all(|&c| cage_of[c] != usize::MAX) {
+        if unit().all(|c| cage_of[c] != usize::MAX) {
             let sum: usize = touching.iter().map(|&i| cages[i].sum).sum();
-            let outies: Vec<usize> = touching
-                .iter()
-                .flat_map(|&i| cages[i].cells.iter().map(|&c| usize::from(c)))
-                .filter(|&c| !in_unit[c])
-                .collect();
+            outies.clear();
+            outies.extend(
+                touching.iter().flat_map(|&i| cages[i].cells.iter().map(|&c| usize::from(c))).filter(|&c| !in_unit[c]),
+            );
             // Some unit holds them all: one of the first one's.
             let distinct = outies.first().is_some_and(|&first| {
-                member_of(first).iter().any(|m| outies.iter().all(|c| units[usize::from(m.unit)].1.contains(c)))
+                member_of(first).iter().any(|m| {
+                    let other = &unit_cells[usize::from(m.unit) * side..][..side];
+                    outies.iter().all(|&c| other.contains(&to_u16(c)))
+                })
             });
             if !outies.is_empty() && distinct && sum >= total {
                 note(&outies, sum - total, u, true, &touching);
             }
         }
-        for &c in unit {
+        for c in unit() {
             in_unit[c] = false;
         }
     }
     let mut implied: Vec<ImpliedSum> = Vec::new();
-    // The cells of every cage so far, sorted: given cages may not be.
-    let mut known: std::collections::HashSet<Vec<u16>> = cages
-        .iter()
-        .map(|cage| {
-            let mut cells = cage.cells.clone();
-            cells.sort_unstable();
-            cells
-        })
-        .collect();
-    for mut found in found {
-        found.cage.cells.sort_unstable();
-        if choices(found.cage.cells.len()) <= MOST_CHOICES && !known.contains(found.cage.cells.as_slice()) {
-            let cage = Cage::of_cells(std::mem::take(&mut found.cage.cells), found.cage.sum, side);
+    // The cells of every cage so far, each list sorted (given cages may not
+    // be) and kept in one list, and the lists in order, to be looked up by
+    // halving: some thirty to a few hundred, where hashing each list, each
+    // in an allocation of its own, cost more.
+    let mut known_cells: Vec<u16> = Vec::with_capacity(cages.iter().map(|cage| cage.cells.len()).sum());
+    let mut known: Vec<Range<usize>> = Vec::with_capacity(cages.len() + found.len());
+    for cage in cages {
+        let start = known_cells.len();
+        known_cells.extend_from_slice(&cage.cells);
+        known_cells[start..].sort_unstable();
+        known.push(start..known_cells.len());
+    }
+    known.sort_unstable_by(|a, b| known_cells[a.clone()].cmp(&known_cells[b.clone()]));
+    for found in found {
+        let cells = &found_cells[found.cells];
+        if choices(cells.len()) > MOST_CHOICES {
+            continue;
+        }
+        if let Err(place) = known.binary_search_by(|k| known_cells[k.clone()].cmp(cells)) {
+            let cage = Cage::of_cells(cells.to_vec(), found.sum, side);
             if cage.combinations.len() <= MOST_COMBINATIONS {
-                known.insert(cage.cells.clone());
-                implied.push(ImpliedSum { cage, ..found });
+                let start = known_cells.len();
+                known_cells.extend_from_slice(cells);
+                known.insert(place, start..known_cells.len());
+                let (unit, outies, cages) = (found.unit, found.outies, found_cages[found.cages].to_vec());
+                implied.push(ImpliedSum { cage, unit, outies, cages });
             }
         }
     }
     implied
+}
+
+/// Each cell's peers, sorted, in one list, and where each cell's start
+/// (with the end after the last): the cells that share a unit of
+/// `unit_cells` (`side` cells each) or a cage with it.
+fn peer_lists<'a>(
+    cells: usize,
+    side: usize,
+    unit_cells: &[u16],
+    cages: &[Cage],
+    member_of: &dyn Fn(usize) -> &'a [Membership],
+) -> (Vec<u16>, Vec<u32>) {
+    // Each unit's and each cage's cells as bits, `words` words each: a
+    // cell's peers are the union of its units' and its cage's.
+    let words = cells.div_ceil(64);
+    let as_bits = |members: &mut dyn Iterator<Item = usize>, into: &mut Vec<u64>| {
+        let start = into.len();
+        into.resize(start + words, 0);
+        for p in members {
+            into[start + p / 64] |= 1 << (p % 64);
+        }
+    };
+    let mut unit_bits = Vec::with_capacity(unit_cells.len() / side * words);
+    for members in unit_cells.chunks_exact(side) {
+        as_bits(&mut members.iter().map(|&p| usize::from(p)), &mut unit_bits);
+    }
+    let mut cage_bits = Vec::with_capacity(cages.len() * words);
+    let mut cage_of = vec![usize::MAX; cells];
+    for (k, cage) in cages.iter().enumerate() {
+        as_bits(&mut cage.cells.iter().map(|&p| usize::from(p)), &mut cage_bits);
+        for &cell in &cage.cells {
+            cage_of[usize::from(cell)] = k;
+        }
+    }
+    // Each cell's peers as a set of bits: sorted and without repeats
+    // as they are read out, where a list took a sort. A cell has fewer
+    // peers in its units than those units have cells, so room for those
+    // is reserved at once; only peers through a cage may grow the list.
+    let mut peers = Vec::with_capacity(unit_cells.len() * side);
+    let mut peer_start = Vec::with_capacity(cells + 1);
+    peer_start.push(0);
+    let mut mine = vec![0u64; words];
+    for cell in 0..cells {
+        let cage = cage_of[cell];
+        let cage = (cage != usize::MAX).then(|| &cage_bits[cage * words..(cage + 1) * words]);
+        let unit_masks = member_of(cell).iter().map(|m| &unit_bits[usize::from(m.unit) * words..][..words]);
+        for bits in unit_masks.chain(cage) {
+            for (word, &bit) in mine.iter_mut().zip(bits) {
+                *word |= bit;
+            }
+        }
+        mine[cell / 64] &= !(1 << (cell % 64));
+        for (w, word) in mine.iter_mut().enumerate() {
+            while *word != 0 {
+                peers.push(to_u16(64 * w + word.trailing_zeros() as usize));
+                *word &= *word - 1;
+            }
+        }
+        peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
+    }
+    (peers, peer_start)
 }
 
 /// `items` grouped by the cell each is for, keeping their order within a
@@ -613,55 +730,47 @@ impl Geometry {
     /// the board, and of `cages`, which share no cell (both checked by the
     /// caller).
     pub(crate) fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Geometry {
+        let kinds = units.iter().map(|&(kind, _)| kind).collect();
+        let unit_cells = units.iter().flat_map(|(_, unit)| unit.iter().map(|&c| to_u16(c))).collect();
+        Geometry::from_units(shape, kinds, unit_cells, cages)
+    }
+
+    /// This geometry's units with `cages` in place of its cages (checked
+    /// by the caller): the units are copied as they are kept, two lists,
+    /// where building them again took one list a unit. Every line of a
+    /// file of killer puzzles comes here.
+    pub(crate) fn with_cages(&self, cages: Vec<Cage>) -> Geometry {
+        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages)
+    }
+
+    /// [`Geometry::from_parts`], with the units' kinds and their cells,
+    /// `side` cells a unit one after another.
+    fn from_units(shape: Shape, kinds: Vec<Region>, unit_cells: Vec<u16>, cages: Vec<Cage>) -> Geometry {
         let side = shape.side();
         let cells = side * side;
+        let units = || unit_cells.chunks_exact(side);
         // The units of each cell with its place in each, in unit order.
         let (memberships, membership_start) = by_cell(
             cells,
-            units.iter().enumerate().flat_map(|(unit, (_, members))| {
+            units().enumerate().flat_map(|(unit, members)| {
                 members.iter().enumerate().map(move |(place, &cell)| {
                     let place = u8::try_from(place).expect("at most 25 cells a unit");
-                    (cell, Membership { unit: to_u16(unit), place })
+                    (usize::from(cell), Membership { unit: to_u16(unit), place })
                 })
             }),
         );
         let member_of =
             |cell: usize| &memberships[membership_start[cell] as usize..membership_start[cell + 1] as usize];
-        let mut cage_of = vec![None; cells];
-        for cage in &cages {
-            for &cell in &cage.cells {
-                cage_of[usize::from(cell)] = Some(cage);
-            }
-        }
-        let mut peers = Vec::new();
-        let mut peer_start = vec![0];
-        // Each cell's peers as a set of bits: sorted and without repeats
-        // as they are read out, where a list took a sort.
-        let mut mine = vec![0u64; cells.div_ceil(64)];
-        for cell in 0..cells {
-            let units_cells = member_of(cell).iter().flat_map(|m| units[usize::from(m.unit)].1.iter().copied());
-            let cage_cells = cage_of[cell].iter().flat_map(|cage| cage.cells.iter().map(|&p| usize::from(p)));
-            for p in units_cells.chain(cage_cells) {
-                mine[p / 64] |= 1 << (p % 64);
-            }
-            mine[cell / 64] &= !(1 << (cell % 64));
-            for (w, word) in mine.iter_mut().enumerate() {
-                while *word != 0 {
-                    peers.push(to_u16(64 * w + word.trailing_zeros() as usize));
-                    *word &= *word - 1;
-                }
-            }
-            peer_start.push(u32::try_from(peers.len()).expect("at most 625 cells, each with fewer than 625 peers"));
-        }
+        let (peers, peer_start) = peer_lists(cells, side, &unit_cells, &cages, &member_of);
         let (mut meetings, mut meeting_start, mut widest_meeting) = (Vec::new(), vec![0], Vec::new());
         // For the unit at hand, the places of the cells it shares with each
         // other unit: in it, and in the other.
-        let mut shared = vec![(0u32, 0u32); units.len()];
+        let mut shared = vec![(0u32, 0u32); kinds.len()];
         let mut met: Vec<usize> = Vec::new();
-        for (_, a) in units {
+        for a in units() {
             met.clear();
             for (k, &cell) in a.iter().enumerate() {
-                for m in member_of(cell) {
+                for m in member_of(usize::from(cell)) {
                     let j = usize::from(m.unit);
                     if shared[j] == (0, 0) {
                         met.push(j);
@@ -675,7 +784,7 @@ impl Geometry {
             for &j in &met {
                 let (mine, theirs) = std::mem::take(&mut shared[j]);
                 // The unit itself, or another with the same cells.
-                if units[j].1 == *a {
+                if unit_cells[j * side..][..side] == *a {
                     continue;
                 }
                 if mine.count_ones() >= 2 {
@@ -686,7 +795,7 @@ impl Geometry {
             meeting_start.push(u32::try_from(meetings.len()).expect("fewer than 2^32 meetings"));
             widest_meeting.push(u8::try_from(widest).expect("at most 25 cells a unit"));
         }
-        let implied = implied_sums(side, units, &member_of, &cages);
+        let implied = implied_sums(side, &unit_cells, &member_of, &cages);
         let (cell_cages, cell_cage_start) = if cages.is_empty() {
             (Vec::new(), Vec::new())
         } else {
@@ -706,8 +815,8 @@ impl Geometry {
             meetings,
             meeting_start,
             widest_meeting,
-            unit_cells: units.iter().flat_map(|(_, u)| u.iter().map(|&c| to_u16(c))).collect(),
-            kinds: units.iter().map(|&(kind, _)| kind).collect(),
+            unit_cells,
+            kinds,
             peers,
             peer_start,
             memberships,

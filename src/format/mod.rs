@@ -239,7 +239,11 @@ impl Rules {
                             if let Some(slot) = ascii_cage.get_mut(label as usize) {
                                 *slot = cages.len();
                             }
-                            cages.push(MapCage { label, at: (number, at + offset), cells: vec![count], sum: None });
+                            // Room for most cages' cells: growing from one
+                            // cell took two more allocations a cage.
+                            let mut cells = Vec::with_capacity(5);
+                            cells.push(count);
+                            cages.push(MapCage { label, at: (number, at + offset), cells, sum: None });
                         }
                     }
                     count += 1;
