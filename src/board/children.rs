@@ -183,8 +183,9 @@ pub(crate) fn walk_in_place(
                 top.branch = None;
             } else {
                 // The parent's entry cloned straight into the new one:
-                // pushing an empty entry and cloning the board into it made
-                // enumerating every solution 3 to 4% slower.
+                // pushing an empty entry and cloning the board into it was
+                // 3 to 4% slower in one measure of enumerating every
+                // solution, and no faster in any (docs/performance.md).
                 stack.extend_from_within(depth - 1..depth);
                 let child = stack.last_mut().expect("the entry just made");
                 (child.branch, child.remaining) = (None, 0);
