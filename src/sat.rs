@@ -159,6 +159,10 @@ pub(crate) struct Solver {
     /// Scratch: a stamp per decision level, for counting levels.
     level_stamp: Vec<u64>,
     stamp: u64,
+    /// For shrinking a learned clause: the variables still to be passed at
+    /// the level looked at, those whose mark is `open_stamp`.
+    open_mark: Vec<u64>,
+    open_stamp: u64,
     restarts: u64,
     conflicts_to_restart: u64,
 }
@@ -197,6 +201,8 @@ impl Solver {
             reductions: 0,
             level_stamp: Vec::new(),
             stamp: 0,
+            open_mark: vec![0; vars],
+            open_stamp: 0,
             restarts: 0,
             conflicts_to_restart: RESTART_UNIT,
         }
@@ -457,6 +463,7 @@ impl Solver {
         for &lit in &marked[1..] {
             self.seen[var_of(lit)] = false;
         }
+        self.shrink(&mut learnt, &mut antecedents);
         self.bump_reason_side(&learnt, &mut antecedents, &mut marked);
         let mut back_to = 0;
         if learnt.len() > 1 {
@@ -470,6 +477,83 @@ impl Solver {
             back_to = self.level[var_of(learnt[1])];
         }
         (learnt, back_to)
+    }
+
+    /// Shrinks the learned clause level by level (all-UIP shrinking, after
+    /// Feng and Bacchus): two or more of its literals at one decision level
+    /// give way to that level's unique implication point, where one is
+    /// found without leaving the clause's own literals at the levels below.
+    /// The clause stays implied, and is shorter: over eight seeds of the
+    /// variables' first order, counting the 14 puzzles of `data/edge25.txt`
+    /// to 2 took a sixth fewer conflicts, and each was cheaper
+    /// (docs/performance.md). `reasons` is a scratch list.
+    fn shrink(&mut self, learnt: &mut Vec<Lit>, reasons: &mut Vec<Lit>) {
+        if learnt.len() <= 2 {
+            return;
+        }
+        for &lit in learnt.iter() {
+            self.seen[var_of(lit)] = true;
+        }
+        let mut by_level = learnt[1..].to_vec();
+        by_level.sort_unstable_by_key(|&lit| self.level[var_of(lit)]);
+        let mut shrunk = vec![learnt[0]];
+        let mut start = 0;
+        while start < by_level.len() {
+            let level = self.level[var_of(by_level[start])];
+            let end = start + by_level[start..].iter().take_while(|&&lit| self.level[var_of(lit)] == level).count();
+            let group = &by_level[start..end];
+            // A literal alone at its level is its own implication point.
+            let uip = if group.len() > 1 { self.level_uip(group, reasons) } else { None };
+            match uip {
+                Some(uip) => shrunk.push(negate(uip)),
+                None => shrunk.extend_from_slice(group),
+            }
+            start = end;
+        }
+        for &lit in learnt.iter() {
+            self.seen[var_of(lit)] = false;
+        }
+        *learnt = shrunk;
+    }
+
+    /// The trail literal at the level of `group` (literals of the learned
+    /// clause, all at one level, whose variables are marked `seen` with
+    /// the rest of the clause's) that every path from the level's decision
+    /// to them goes through, found by walking the level's trail back; or
+    /// `None` when the walk meets a literal of a lower level outside the
+    /// clause.
+    fn level_uip(&mut self, group: &[Lit], reasons: &mut Vec<Lit>) -> Option<Lit> {
+        let level = self.level[var_of(group[0])];
+        self.open_stamp += 1;
+        for &lit in group {
+            self.open_mark[var_of(lit)] = self.open_stamp;
+        }
+        let mut open = group.len();
+        let start = self.trail_limits[level as usize - 1];
+        let end = self.trail_limits.get(level as usize).copied().unwrap_or(self.trail.len());
+        for k in (start..end).rev() {
+            let p = self.trail[k];
+            if self.open_mark[var_of(p)] != self.open_stamp {
+                continue;
+            }
+            open -= 1;
+            if open == 0 {
+                return Some(p);
+            }
+            self.antecedents(self.reason[var_of(p)], reasons);
+            for &other in reasons.iter() {
+                let w = var_of(other);
+                if self.level[w] == level {
+                    if self.open_mark[w] != self.open_stamp {
+                        self.open_mark[w] = self.open_stamp;
+                        open += 1;
+                    }
+                } else if self.level[w] > 0 && !self.seen[w] {
+                    return None;
+                }
+            }
+        }
+        None
     }
 
     /// Bumps the variables of the reasons of the learned clause's literals
