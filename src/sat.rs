@@ -7,8 +7,11 @@
 //! in seconds. This solver follows the design the `MiniSat` paper made
 //! standard: two watched literals per clause (binary clauses kept apart as
 //! implication lists), first-UIP learning with the learned clause's
-//! redundant literals removed, variable activities (VSIDS) with saved
-//! phases, and Luby restarts. As learned clauses pile up, half of them
+//! redundant literals removed and its literals of each lower level
+//! replaced by that level's implication point where one serves (all-UIP
+//! shrinking), variable activities (VSIDS, with the variables of the
+//! learned clause's reasons bumped too) with saved phases, and Luby
+//! restarts. As learned clauses pile up, half of them
 //! are dropped at set intervals, those of highest glue (the number of
 //! decision levels among their literals, as Glucose measures it) first;
 //! clauses of glue 2 or less are kept for good.
