@@ -488,7 +488,7 @@ impl Solver {
     /// found without leaving the clause's own literals at the levels below.
     /// The clause stays implied, and is shorter: over eight seeds of the
     /// variables' first order, counting the 14 puzzles of `data/edge25.txt`
-    /// to 2 took a sixth fewer conflicts, and each was cheaper
+    /// to 2 took a seventh fewer conflicts, and each was cheaper
     /// (docs/performance.md). `reasons` is a scratch list.
     fn shrink(&mut self, learnt: &mut Vec<Lit>, reasons: &mut Vec<Lit>) {
         if learnt.len() <= 2 {
