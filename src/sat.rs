@@ -168,6 +168,9 @@ pub(crate) struct Solver {
     open_stamp: u64,
     restarts: u64,
     conflicts_to_restart: u64,
+    /// Literals decided first, one level each, in every search until the
+    /// next [`Solver::solve_assuming`].
+    assumptions: Vec<Lit>,
 }
 
 impl Solver {
@@ -208,6 +211,7 @@ impl Solver {
             open_stamp: 0,
             restarts: 0,
             conflicts_to_restart: RESTART_UNIT,
+            assumptions: Vec::new(),
         }
     }
 
@@ -746,7 +750,8 @@ impl Solver {
     /// Searches for a model for up to `budget` more conflicts. A model
     /// found stays readable until the next one, and leaves the solver at
     /// level 0, where clauses can be added; a spent budget leaves the
-    /// search where it stands, to go on at the next call.
+    /// search where it stands, to go on at the next call. The assumptions
+    /// of the last [`Solver::solve_assuming`], if any, hold throughout.
     pub(crate) fn solve(&mut self, budget: u64) -> Outcome {
         if !self.consistent {
             return Outcome::Unsatisfiable;
@@ -783,7 +788,7 @@ impl Solver {
             if self.conflicts >= self.conflicts_to_restart {
                 self.restarts += 1;
                 self.conflicts_to_restart = self.conflicts + RESTART_UNIT * crate::search::luby_at(self.restarts + 1);
-                self.backtrack(0);
+                self.backtrack_to_assumptions();
             }
             if self.conflicts >= self.next_reduce {
                 self.reductions += 1;
@@ -795,15 +800,53 @@ impl Solver {
                 // from here.
                 return Outcome::Unknown;
             }
+            // The assumptions are decided first, a level each (an empty
+            // one for an assumption already true), so that learned clauses
+            // hold without them.
+            if let Some(&assumed) = self.assumptions.get(self.trail_limits.len()) {
+                if self.is_false(assumed) {
+                    // The levels of the assumptions before stay for the
+                    // next question that shares them.
+                    return Outcome::Unsatisfiable;
+                }
+                self.trail_limits.push(self.trail.len());
+                if !self.is_true(assumed) {
+                    self.assign(assumed, Reason::None);
+                }
+                continue;
+            }
             let Some(v) = self.next_unassigned() else {
                 self.model.clone_from(&self.values);
-                self.backtrack(0);
+                self.backtrack_to_assumptions();
                 return Outcome::Satisfiable;
             };
             self.trail_limits.push(self.trail.len());
             let lit = positive(v) | u32::from(self.phase[v] == 0);
             self.assign(lit, Reason::None);
         }
+    }
+
+    /// [`Solver::solve`] from the root, for a model in which every literal
+    /// of `assumptions` is true: `Unsatisfiable` when there is none with
+    /// them, which leaves the clauses open to other questions. What the
+    /// search learns holds without the assumptions, so a series of
+    /// questions about one set of clauses shares it.
+    ///
+    /// The levels of the assumptions that the last question shares with
+    /// this one, in order from the first, are kept rather than decided and
+    /// propagated again: on a 25x25 board that is hundreds of levels.
+    pub(crate) fn solve_assuming(&mut self, assumptions: &[Lit], budget: u64) -> Outcome {
+        let shared = self.assumptions.iter().zip(assumptions).take_while(|(a, b)| a == b).count();
+        self.backtrack(u32::try_from(shared).unwrap_or(u32::MAX));
+        self.assumptions.clear();
+        self.assumptions.extend_from_slice(assumptions);
+        self.solve(budget)
+    }
+
+    /// Back to the last level of the assumptions (the root without any):
+    /// a restart, or the end of a search, keeps them decided.
+    fn backtrack_to_assumptions(&mut self) {
+        self.backtrack(u32::try_from(self.assumptions.len()).unwrap_or(u32::MAX));
     }
 
     fn next_unassigned(&mut self) -> Option<usize> {

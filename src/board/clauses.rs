@@ -72,6 +72,8 @@ pub(crate) struct Clauses {
     solver: Solver,
     /// The empty cells, with the first variable of each and its candidates.
     cells: Vec<(usize, usize, u32)>,
+    /// The digit of each filled cell as a bit, 0 for an empty one.
+    filled: Vec<u32>,
 }
 
 impl Clauses {
@@ -145,7 +147,8 @@ impl Clauses {
                 }
             }
         }
-        Some(Clauses { solver, cells })
+        let filled = (0..geometry.cells).map(|c| if text[c] == EMPTY { 0 } else { cands[c] }).collect();
+        Some(Clauses { solver, cells, filled })
     }
 
     /// The number of completions, counting no further than `limit`, within
@@ -171,6 +174,48 @@ impl Clauses {
             }
         }
         (found, None)
+    }
+
+    /// Whether the clauses have a model that puts each digit of `placed`
+    /// (cell, digit from 1) in its cell and keeps `excluded`'s digit out
+    /// of its cell. Each question starts from the root, and what one
+    /// learns is kept for the next: the clauses are the same, only the
+    /// assumptions change.
+    pub(crate) fn has_model(&mut self, placed: impl IntoIterator<Item = (usize, u8)>, excluded: (usize, u8)) -> bool {
+        let mut assumptions = Vec::new();
+        for (cell, digit) in placed {
+            match self.literal(cell, digit) {
+                Ok(Some(lit)) => assumptions.push(lit),
+                Ok(None) => {}
+                Err(()) => return false,
+            }
+        }
+        match self.literal(excluded.0, excluded.1) {
+            Ok(Some(lit)) => assumptions.push(lit ^ 1),
+            // The digit is the cell's in every model.
+            Ok(None) => return false,
+            // The digit is in no model.
+            Err(()) => {}
+        }
+        self.solver.solve_assuming(&assumptions, u64::MAX) == Outcome::Satisfiable
+    }
+
+    /// The variable of `digit` (from 1) in `cell` as a literal: `Ok(None)`
+    /// where the board the clauses came from holds that digit there
+    /// already, `Err` where the digit cannot go there at all.
+    fn literal(&self, cell: usize, digit: u8) -> Result<Option<Lit>, ()> {
+        let bit = 1u32 << (digit - 1);
+        match self.cells.binary_search_by_key(&cell, |&(c, _, _)| c) {
+            Ok(k) => {
+                let (_, first, candidates) = self.cells[k];
+                if candidates & bit == 0 {
+                    return Err(());
+                }
+                Ok(Some(positive(first + (candidates & (bit - 1)).count_ones() as usize)))
+            }
+            Err(_) if self.filled.get(cell) == Some(&bit) => Ok(None),
+            Err(_) => Err(()),
+        }
     }
 
     /// The variables true in the last model: one per empty cell.
@@ -259,5 +304,62 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&n| n > 0), "no solution, one and several all met: {seen:?}");
+    }
+
+    /// One set of clauses of an empty board asked many questions in a row
+    /// (givens as assumptions, and a digit kept out of a cell), each
+    /// answered as the search answers it on the board with those givens:
+    /// what earlier questions learned, and the levels they share, change
+    /// no answer.
+    #[test]
+    fn questions_under_assumptions_are_answered_as_the_search_answers_them() {
+        let rule_sets = [
+            Rules::new(Shape::new(2, 3)).with_cage(9, &[0, 1, 2]).unwrap().with_cage(4, &[6, 12]).unwrap(),
+            Rules::jigsaw("111222111222333444333444555666555666").unwrap(),
+            Rules::new(Shape::new(3, 3)).with_windows(),
+            Rules::new(Shape::new(2, 2)),
+        ];
+        let mut random = SplitMix64::new(7);
+        let (mut yes, mut no) = (0, 0);
+        for rules in &rule_sets {
+            let cells = rules.shape().cells();
+            let mut empty = rules.parse(&".".repeat(cells)).unwrap();
+            empty.settle().unwrap();
+            let mut clauses = empty.clauses().expect("cages of few fillings");
+            for seed in 0..60u64 {
+                let grid = crate::search::shuffled_dfs(empty.clone(), Board::children, seed)
+                    .find(Board::is_complete)
+                    .expect("a grid");
+                // Givens of the grid, now and then one of another grid's
+                // digits, which may clash.
+                let keep = [15, 30, 45, 60][random.below(4)];
+                let mut placed: Vec<(usize, u8)> =
+                    (0..cells).filter(|_| random.below(100) < keep).map(|c| (c, grid.get(c).unwrap())).collect();
+                if seed % 5 == 0 && !placed.is_empty() {
+                    let k = random.below(placed.len());
+                    placed[k].1 = u8::try_from(1 + random.below(rules.shape().side())).unwrap();
+                }
+                let cell = random.below(cells);
+                let digit = grid.get(cell).unwrap();
+                let mut text = vec![b'.'; cells];
+                for &(c, d) in &placed {
+                    text[c] = b'0' + d;
+                }
+                // Givens that clash are no board, and have no solution.
+                let expected = rules
+                    .parse(std::str::from_utf8(&text).unwrap())
+                    .ok()
+                    .and_then(|board| board.excluding(cell, digit))
+                    .is_some_and(|board| board.count_solutions(1) > 0);
+                let answer = clauses.has_model(placed.iter().copied(), (cell, digit));
+                assert_eq!(answer, expected, "{rules:?}: {placed:?} without {digit} in {cell}");
+                if answer {
+                    yes += 1;
+                } else {
+                    no += 1;
+                }
+            }
+        }
+        assert!(yes > 20 && no > 20, "both answers met often: {yes} and {no}");
     }
 }

@@ -26,6 +26,7 @@ use crate::search::{Budget, Exhausted, Meter};
 
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
+pub(crate) use clauses::Clauses;
 pub use conflict::Conflict;
 use rules::SharedGeometry;
 pub use rules::{Rules, RulesError};

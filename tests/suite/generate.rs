@@ -312,3 +312,20 @@ fn puzzles_do_not_depend_on_the_number_of_threads() {
     let floored = in_pool(4, &generators[2], 1);
     assert!((120 - 1..=120).contains(&givens(&floored).len()));
 }
+
+/// A 16x16 killer puzzle whose removals go past the search's first
+/// thousand nodes, to clause learning that keeps what it learned from one
+/// removal to the next: the puzzle is unique and minimal, and the same on
+/// one thread and on two.
+#[test]
+fn a_sixteen_killer_puzzle_made_through_learned_clauses_is_unique_and_minimal() {
+    let generator = Generator::new(Rules::new(Shape::new(4, 4))).seed(0).killer();
+    let in_pool = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| generator.puzzle(0)).unwrap()
+    };
+    let puzzle = in_pool(1);
+    assert_eq!(in_pool(2), puzzle);
+    assert!(puzzle.is_unique());
+    assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
+}
