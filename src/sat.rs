@@ -749,7 +749,8 @@ impl Solver {
 
     /// Searches for a model for up to `budget` more conflicts. A model
     /// found stays readable until the next one, and leaves the solver at
-    /// level 0, where clauses can be added; a spent budget leaves the
+    /// level 0, where clauses can be added (under assumptions, at their
+    /// last level); a spent budget leaves the
     /// search where it stands, to go on at the next call. The assumptions
     /// of the last [`Solver::solve_assuming`], if any, hold throughout.
     pub(crate) fn solve(&mut self, budget: u64) -> Outcome {

@@ -178,9 +178,9 @@ impl Clauses {
 
     /// Whether the clauses have a model that puts each digit of `placed`
     /// (cell, digit from 1) in its cell and keeps `excluded`'s digit out
-    /// of its cell. Each question starts from the root, and what one
-    /// learns is kept for the next: the clauses are the same, only the
-    /// assumptions change.
+    /// of its cell. What one question learns is kept for the next, and so
+    /// are the levels of the givens it shares with the one before: the
+    /// clauses are the same, only the assumptions change.
     pub(crate) fn has_model(&mut self, placed: impl IntoIterator<Item = (usize, u8)>, excluded: (usize, u8)) -> bool {
         let mut assumptions = Vec::new();
         for (cell, digit) in placed {
@@ -330,8 +330,8 @@ mod tests {
                 let grid = crate::search::shuffled_dfs(empty.clone(), Board::children, seed)
                     .find(Board::is_complete)
                     .expect("a grid");
-                // Givens of the grid, now and then one of another grid's
-                // digits, which may clash.
+                // Givens of the grid, now and then one of them changed to
+                // a random digit, which may clash.
                 let keep = [15, 30, 45, 60][random.below(4)];
                 let mut placed: Vec<(usize, u8)> =
                     (0..cells).filter(|_| random.below(100) < keep).map(|c| (c, grid.get(c).unwrap())).collect();
