@@ -750,9 +750,9 @@ impl Solver {
     /// Searches for a model for up to `budget` more conflicts. A model
     /// found stays readable until the next one, and leaves the solver at
     /// level 0, where clauses can be added (under assumptions, at their
-    /// last level); a spent budget leaves the
-    /// search where it stands, to go on at the next call. The assumptions
-    /// of the last [`Solver::solve_assuming`], if any, hold throughout.
+    /// last level); a spent budget leaves the search where it stands, to go
+    /// on at the next call. The assumptions of the last
+    /// [`Solver::solve_assuming`], if any, hold throughout.
     pub(crate) fn solve(&mut self, budget: u64) -> Outcome {
         if !self.consistent {
             return Outcome::Unsatisfiable;
@@ -827,15 +827,16 @@ impl Solver {
         }
     }
 
-    /// [`Solver::solve`] from the root, for a model in which every literal
-    /// of `assumptions` is true: `Unsatisfiable` when there is none with
-    /// them, which leaves the clauses open to other questions. What the
-    /// search learns holds without the assumptions, so a series of
-    /// questions about one set of clauses shares it.
+    /// [`Solver::solve`] for a model in which every literal of
+    /// `assumptions` is true: `Unsatisfiable` when there is none with them,
+    /// which leaves the clauses open to other questions. What the search
+    /// learns holds without the assumptions, so a series of questions
+    /// about one set of clauses shares it.
     ///
-    /// The levels of the assumptions that the last question shares with
-    /// this one, in order from the first, are kept rather than decided and
-    /// propagated again: on a 25x25 board that is hundreds of levels.
+    /// The search starts from the levels of the assumptions that the last
+    /// question shares with this one, in order from the first: they are
+    /// kept rather than decided and propagated again (one level per given,
+    /// in the generator's questions).
     pub(crate) fn solve_assuming(&mut self, assumptions: &[Lit], budget: u64) -> Outcome {
         let shared = self.assumptions.iter().zip(assumptions).take_while(|(a, b)| a == b).count();
         self.backtrack(u32::try_from(shared).unwrap_or(u32::MAX));
