@@ -171,6 +171,25 @@ pub(crate) struct Solver {
     /// Literals decided first, one level each, in every search until the
     /// next [`Solver::solve_assuming`].
     assumptions: Vec<Lit>,
+    /// Lists that conflict analysis fills and empties at every conflict,
+    /// kept between conflicts so that it allocates nothing once they have
+    /// grown: the learned clause, and scratch lists of literals.
+    scratch: Scratch,
+}
+
+/// The lists behind [`Solver::analyze`], reused from one conflict to the
+/// next: allocated afresh at each conflict (about 80 allocations for a
+/// learned clause of 37 literals), they cost 7% of counting the puzzles
+/// of `data/edge25.txt` (docs/performance.md).
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    learnt: Vec<Lit>,
+    antecedents: Vec<Lit>,
+    marked: Vec<Lit>,
+    stack: Vec<Lit>,
+    reasons: Vec<Lit>,
+    by_level: Vec<Lit>,
+    shrunk: Vec<Lit>,
 }
 
 impl Solver {
@@ -212,6 +231,7 @@ impl Solver {
             restarts: 0,
             conflicts_to_restart: RESTART_UNIT,
             assumptions: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -409,8 +429,11 @@ impl Solver {
     /// then one of the highest level among the rest) and the level to go
     /// back to.
     fn analyze(&mut self, conflict: Conflict) -> (Vec<Lit>, u32) {
-        let mut learnt: Vec<Lit> = vec![0];
-        let mut antecedents: Vec<Lit> = Vec::new();
+        let mut learnt = std::mem::take(&mut self.scratch.learnt);
+        learnt.clear();
+        learnt.push(0);
+        let mut antecedents = std::mem::take(&mut self.scratch.antecedents);
+        antecedents.clear();
         match conflict {
             Conflict::Binary(a, b) => antecedents.extend([a, b]),
             Conflict::Clause(c) => {
@@ -456,7 +479,8 @@ impl Solver {
         // A literal implied by the others (through reasons that lead only
         // to them, or to level 0) adds nothing: drop it. The levels of the
         // clause, one bit each, rule out most lookups at once.
-        let mut marked = learnt.clone();
+        let mut marked = std::mem::take(&mut self.scratch.marked);
+        marked.clone_from(&learnt);
         let levels = learnt[1..].iter().fold(0u32, |acc, &l| acc | 1 << (self.level[var_of(l)] & 31));
         let mut kept = 1;
         for k in 1..learnt.len() {
@@ -483,6 +507,8 @@ impl Solver {
             learnt.swap(1, best);
             back_to = self.level[var_of(learnt[1])];
         }
+        self.scratch.antecedents = antecedents;
+        self.scratch.marked = marked;
         (learnt, back_to)
     }
 
@@ -501,9 +527,13 @@ impl Solver {
         for &lit in learnt.iter() {
             self.seen[var_of(lit)] = true;
         }
-        let mut by_level = learnt[1..].to_vec();
+        let mut by_level = std::mem::take(&mut self.scratch.by_level);
+        by_level.clear();
+        by_level.extend_from_slice(&learnt[1..]);
         by_level.sort_unstable_by_key(|&lit| self.level[var_of(lit)]);
-        let mut shrunk = vec![learnt[0]];
+        let mut shrunk = std::mem::take(&mut self.scratch.shrunk);
+        shrunk.clear();
+        shrunk.push(learnt[0]);
         let mut start = 0;
         while start < by_level.len() {
             let level = self.level[var_of(by_level[start])];
@@ -520,7 +550,10 @@ impl Solver {
         for &lit in learnt.iter() {
             self.seen[var_of(lit)] = false;
         }
-        *learnt = shrunk;
+        // The old clause's list becomes the next call's scratch.
+        std::mem::swap(learnt, &mut shrunk);
+        self.scratch.shrunk = shrunk;
+        self.scratch.by_level = by_level;
     }
 
     /// The trail literal at the level of `group` (literals of the learned
@@ -596,12 +629,29 @@ impl Solver {
     /// trail. Literals found implied stay marked, and are listed in
     /// `marked` for clearing.
     fn implied(&mut self, lit: Lit, levels: u32, marked: &mut Vec<Lit>) -> bool {
-        let mut stack = vec![lit];
-        let mut antecedents = Vec::new();
+        let mut stack = std::mem::take(&mut self.scratch.stack);
+        stack.clear();
+        stack.push(lit);
+        let mut antecedents = std::mem::take(&mut self.scratch.reasons);
         let top = marked.len();
+        let implied = self.implied_from(&mut stack, &mut antecedents, levels, marked, top);
+        self.scratch.stack = stack;
+        self.scratch.reasons = antecedents;
+        implied
+    }
+
+    /// [`Solver::implied`]'s walk, with its lists lent by the caller.
+    fn implied_from(
+        &mut self,
+        stack: &mut Vec<Lit>,
+        antecedents: &mut Vec<Lit>,
+        levels: u32,
+        marked: &mut Vec<Lit>,
+        top: usize,
+    ) -> bool {
         while let Some(q) = stack.pop() {
-            self.antecedents(self.reason[var_of(q)], &mut antecedents);
-            for &a in &antecedents {
+            self.antecedents(self.reason[var_of(q)], antecedents);
+            for &a in antecedents.iter() {
                 let v = var_of(a);
                 if self.seen[v] || self.level[v] == 0 {
                     continue;
@@ -782,6 +832,7 @@ impl Solver {
                         self.assign(first, Reason::Clause(c));
                     }
                 }
+                self.scratch.learnt = learnt;
                 self.var_increment /= VAR_DECAY;
                 self.clause_increment /= CLAUSE_DECAY;
                 continue;
