@@ -179,7 +179,7 @@ pub(crate) struct Solver {
 
 /// The lists behind [`Solver::analyze`], reused from one conflict to the
 /// next: allocated afresh at each conflict (about 80 allocations for a
-/// learned clause of 37 literals), they cost 7% of counting the puzzles
+/// learned clause of 37 literals), they cost 6 to 8% of counting the puzzles
 /// of `data/edge25.txt` (docs/performance.md).
 #[derive(Clone, Debug, Default)]
 struct Scratch {
