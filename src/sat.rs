@@ -187,7 +187,6 @@ struct Scratch {
     antecedents: Vec<Lit>,
     marked: Vec<Lit>,
     stack: Vec<Lit>,
-    reasons: Vec<Lit>,
     by_level: Vec<Lit>,
     shrunk: Vec<Lit>,
 }
@@ -483,13 +482,17 @@ impl Solver {
         marked.clone_from(&learnt);
         let levels = learnt[1..].iter().fold(0u32, |acc, &l| acc | 1 << (self.level[var_of(l)] & 31));
         let mut kept = 1;
+        let mut stack = std::mem::take(&mut self.scratch.stack);
         for k in 1..learnt.len() {
             let lit = learnt[k];
-            if self.reason[var_of(lit)] == Reason::None || !self.implied(lit, levels, &mut marked) {
+            if self.reason[var_of(lit)] == Reason::None
+                || !self.implied(lit, levels, &mut marked, &mut stack, &mut antecedents)
+            {
                 learnt[kept] = lit;
                 kept += 1;
             }
         }
+        self.scratch.stack = stack;
         learnt.truncate(kept);
         for &lit in &marked[1..] {
             self.seen[var_of(lit)] = false;
@@ -627,28 +630,18 @@ impl Solver {
     /// Whether `lit`, of the learned clause, follows from the clause's
     /// other literals (those with `seen` set) through the reasons of the
     /// trail. Literals found implied stay marked, and are listed in
-    /// `marked` for clearing.
-    fn implied(&mut self, lit: Lit, levels: u32, marked: &mut Vec<Lit>) -> bool {
-        let mut stack = std::mem::take(&mut self.scratch.stack);
-        stack.clear();
-        stack.push(lit);
-        let mut antecedents = std::mem::take(&mut self.scratch.reasons);
-        let top = marked.len();
-        let implied = self.implied_from(&mut stack, &mut antecedents, levels, marked, top);
-        self.scratch.stack = stack;
-        self.scratch.reasons = antecedents;
-        implied
-    }
-
-    /// [`Solver::implied`]'s walk, with its lists lent by the caller.
-    fn implied_from(
+    /// `marked` for clearing. `stack` and `antecedents` are scratch lists.
+    fn implied(
         &mut self,
-        stack: &mut Vec<Lit>,
-        antecedents: &mut Vec<Lit>,
+        lit: Lit,
         levels: u32,
         marked: &mut Vec<Lit>,
-        top: usize,
+        stack: &mut Vec<Lit>,
+        antecedents: &mut Vec<Lit>,
     ) -> bool {
+        stack.clear();
+        stack.push(lit);
+        let top = marked.len();
         while let Some(q) = stack.pop() {
             self.antecedents(self.reason[var_of(q)], antecedents);
             for &a in antecedents.iter() {
