@@ -2,7 +2,7 @@
 """OR-tools CP-SAT as the peer for boards other than 9x9: counts each
 puzzle's solutions up to 2 with one worker and prints the solve time.
 
-Usage: python3 benches/peers/cpsat.py FILE... > times.tsv
+Usage: python3 benches/peers/cpsat.py [--seed N] FILE... > times.tsv
 
 Puzzles are one per line in lazydoku's line format: '.' for an empty cell,
 then 1-9 and A-P for digits 1 to 25, no spaces; the side is the square root
@@ -15,6 +15,11 @@ cell and exactly one place per digit in each row, column and box. Counting
 to 2 is a solve, then a second solve with a constraint that forbids the
 first solution. The time printed is CP-SAT's own wall time of both solves
 (model building in Python is not counted), with num_workers = 1.
+
+--seed N sets CP-SAT's random_seed (its default is 1). On puzzles with two
+solutions the time to the first is a draw that the seed decides, by factors
+of up to 10 on data/edge25.txt (docs/performance.md), so a comparison with
+one run is a comparison with one draw.
 
 Output: one tab-separated row per puzzle: file, line, solutions (0, 1 or 2),
 seconds.
@@ -49,7 +54,7 @@ def units(side):
             yield [(top + i // cols) * side + left + i % cols for i in range(side)]
 
 
-def count_to_two(puzzle):
+def count_to_two(puzzle, seed=1):
     side = math.isqrt(len(puzzle))
     if side * side != len(puzzle):
         raise ValueError(f"{len(puzzle)} cells is not a square board")
@@ -64,6 +69,7 @@ def count_to_two(puzzle):
             model.add_exactly_one(x[c][d] for c in unit)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
     seconds = 0.0
     status = solver.solve(model)
     seconds += solver.wall_time
@@ -77,14 +83,21 @@ def count_to_two(puzzle):
 
 
 def main():
-    for name in sys.argv[1:]:
+    args = sys.argv[1:]
+    seed = 1
+    if args[:1] == ["--seed"]:
+        if len(args) < 2 or not args[1].isdigit():
+            sys.exit("usage: cpsat.py [--seed N] FILE...")
+        seed = int(args[1])
+        args = args[2:]
+    for name in args:
         with open(name) as f:
             for number, line in enumerate(f, 1):
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue
                 puzzle = line.split()[0]
-                solutions, seconds = count_to_two(puzzle)
+                solutions, seconds = count_to_two(puzzle, seed)
                 print(f"{name}\t{number}\t{solutions}\t{seconds:.6f}", flush=True)
 
 

@@ -2,23 +2,31 @@
 # lazydoku against OR-tools CP-SAT (one worker) on boards of any size:
 # count to 2, puzzle by puzzle, with each solver's own solve time.
 #
-# Usage: benches/peers/sizes.sh [--rounds N] FILE...
+# Usage: benches/peers/sizes.sh [--rounds N] [--cpsat-seed N] FILE...
 # Needs: python3 with `ortools` (pip install ortools).
 #
 # Prints each puzzle's solutions, both times and the ratio (lazydoku's time
 # over CP-SAT's), then per file and overall: how many puzzles lazydoku
 # counts no slower than CP-SAT, the worst ratio, and both totals.
+#
+# --cpsat-seed N runs CP-SAT with random_seed N (its default is 1): on
+# puzzles with two solutions its time is a draw that the seed decides.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 rounds=1
-if [[ "${1:-}" == --rounds ]]; then rounds="$2"; shift 2; fi
-(( $# > 0 )) || { echo "usage: $0 [--rounds N] FILE..." >&2; exit 2; }
+seed=1
+while [[ "${1:-}" == --rounds || "${1:-}" == --cpsat-seed ]]; do
+    (( $# >= 2 )) || { echo "usage: $0 [--rounds N] [--cpsat-seed N] FILE..." >&2; exit 2; }
+    if [[ "$1" == --rounds ]]; then rounds="$2"; else seed="$2"; fi
+    shift 2
+done
+(( $# > 0 )) || { echo "usage: $0 [--rounds N] [--cpsat-seed N] FILE..." >&2; exit 2; }
 python3 -c 'import ortools' 2>/dev/null || { echo "$0: needs the ortools package: pip install ortools" >&2; exit 2; }
 cargo build --quiet --release --manifest-path "$here/Cargo.toml"
 ours="$(mktemp)"; theirs="$(mktemp)"
 trap 'rm -f "$ours" "$theirs"' EXIT
 "$here/target/release/lazydoku-peers" --rounds "$rounds" --sizes "$@" > "$ours"
-python3 "$here/cpsat.py" "$@" > "$theirs"
+python3 "$here/cpsat.py" --seed "$seed" "$@" > "$theirs"
 paste "$ours" "$theirs" | awk -F'\t' '
 function summary(name, n, ok, worst, a, b) {
     printf "%-28s %4d puzzles, %4d no slower than CP-SAT, worst ratio %7.2f, total %9.3f s against %8.3f s\n", name, n, ok, worst, a, b
