@@ -18,7 +18,7 @@ first solution. The time printed is CP-SAT's own wall time of both solves
 
 --seed N sets CP-SAT's random_seed (its default is 1). On puzzles with two
 solutions the time to the first is a draw that the seed decides, by factors
-of up to 10 on data/edge25.txt (docs/performance.md), so a comparison with
+of 7 to 19 on data/edge25.txt (docs/performance.md), so a comparison with
 one run is a comparison with one draw.
 
 Output: one tab-separated row per puzzle: file, line, solutions (0, 1 or 2),
