@@ -38,6 +38,7 @@ use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
 pub struct Parser {
     shape: Option<Shape>,
     diagonals: bool,
+    windows: bool,
     hex: bool,
 }
 
@@ -60,6 +61,33 @@ impl Parser {
     #[must_use]
     pub fn diagonals(mut self, yes: bool) -> Parser {
         self.diagonals = yes;
+        self
+    }
+
+    /// Makes windoku's windows regions of the board read, on whatever shape
+    /// it has ([`Rules::with_windows`]): boxes of the board's box shape, one
+    /// cell in from the edges and one cell apart. A Latin square has no box
+    /// shape, so no windows. Rules given to [`Parser::parse_with_rules`] are
+    /// taken as they are, as with [`Parser::diagonals`].
+    ///
+    /// ```
+    /// use lazydoku::format::{ParseError, Parser};
+    /// use lazydoku::{Region, Rules, Shape};
+    ///
+    /// let windoku = Parser::new().windows(true);
+    /// // A 4x4 board has one window, at rows and columns 2-3.
+    /// let (board, _) = windoku.parse("1... .... .... ....")?;
+    /// assert_eq!(board.rules(), Rules::new(Shape::new(2, 2)).with_windows());
+    /// let err = windoku.parse(".... .1.. ..1. ....").unwrap_err();
+    /// assert!(matches!(err, ParseError::Repeated { region: Region::Window, .. }), "{err}");
+    /// // A 9x9 line gets the four 3x3 windows.
+    /// let (board, _) = windoku.parse(&".".repeat(81))?;
+    /// assert_eq!(board.rules().regions().count(), 27 + 4);
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn windows(mut self, yes: bool) -> Parser {
+        self.windows = yes;
         self
     }
 
@@ -132,7 +160,7 @@ impl Parser {
             return self.parse_with_own_rules(text, &found);
         }
         let scan = self.scan(text, false)?;
-        let board = Self::build(&scan)?;
+        let board = self.build(&scan)?;
         Ok(self.with_layout(text, &scan, board))
     }
 
@@ -169,7 +197,8 @@ impl Parser {
             })?,
             None => rules,
         };
-        Ok(if self.diagonals { rules.with_diagonals() } else { rules })
+        let rules = if self.diagonals { rules.with_diagonals() } else { rules };
+        Ok(if self.windows { rules.with_windows() } else { rules })
     }
 
     /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
@@ -232,14 +261,19 @@ impl Parser {
         if let Some(found) = rules_with_puzzle(text) {
             return self.parse_with_own_rules(text, &found).map(|(board, _)| board);
         }
-        Self::build(&self.scan(text, false)?)
+        self.build(&self.scan(text, false)?)
     }
 
     /// The common case of batch input, read without allocating: a bare
     /// 81-character line of a classic board. `None` sends anything else, and
     /// any error, to the full reader, which says exactly what is wrong.
     fn bare_nine(self, text: &str) -> Option<Board> {
-        if self.hex || self.diagonals || self.shape.is_some_and(|s| s != Shape::NINE) || text.len() != 81 {
+        if self.hex
+            || self.diagonals
+            || self.windows
+            || self.shape.is_some_and(|s| s != Shape::NINE)
+            || text.len() != 81
+        {
             return None;
         }
         Board::nine_from_line(text.as_bytes().try_into().ok()?)
@@ -365,8 +399,13 @@ impl Parser {
         Ok(Scan { cells: raw.cells, values, kind: raw.kind, shape })
     }
 
-    fn build(scan: &Scan) -> Result<Board, ParseError> {
-        Self::build_on(scan, Board::empty(scan.shape))
+    fn build(self, scan: &Scan) -> Result<Board, ParseError> {
+        let empty = if self.windows {
+            Board::empty_with(&Rules::new(scan.shape).with_windows())
+        } else {
+            Board::empty(scan.shape)
+        };
+        Self::build_on(scan, empty)
     }
 
     /// Writes the givens of `scan` onto `board`, an empty board of its size.

@@ -455,6 +455,36 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     let mut window: Vec<u8> = (1..4).flat_map(|r| (1..4).map(move |c| text[r * 9 + c])).collect();
     window.sort_unstable();
     assert_eq!(window, b"123456789", "{solution}");
+    // Windoku without --shape takes each puzzle's own size, as --x does: a
+    // 4x4 and a 6x6 line in one input, each kept to its windows (4x4: rows
+    // and columns 2-3; 6x6: rows 2-3 and columns 2-4, the only one a cell in
+    // from the edges), and its counts those of the same rules built by hand.
+    let (four, six) = (".".repeat(16), ".".repeat(36));
+    let o = common::run(&["all", "--limit", "1000", "--windoku", "-"], format!("{four}\n{six}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let listed = stdout(&o);
+    let (fours, sixes): (Vec<&str>, Vec<&str>) =
+        listed.lines().map(str::trim).filter(|l| !l.is_empty()).partition(|l| l.len() == 16);
+    let count_of = |shape: lazydoku::Shape| {
+        lazydoku::Board::empty_with(&lazydoku::Rules::new(shape).with_windows()).count_solutions(1000)
+    };
+    assert_eq!(fours.len(), count_of(lazydoku::Shape::new(2, 2)), "{listed}");
+    assert_eq!(sixes.len(), count_of(lazydoku::Shape::new(2, 3)), "{listed}");
+    assert!(fours.len() < 288 && !sixes.is_empty(), "{listed}");
+    let holds = |grid: &str, side: usize, cells: &[(usize, usize)]| {
+        let mut digits: Vec<u8> = cells.iter().map(|&(r, c)| grid.as_bytes()[r * side + c]).collect();
+        digits.sort_unstable();
+        digits.dedup();
+        digits.len() == cells.len()
+    };
+    assert!(fours.iter().all(|g| holds(g, 4, &[(1, 1), (1, 2), (2, 1), (2, 2)])), "{listed}");
+    let six_window = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)];
+    assert!(sixes.iter().all(|g| holds(g, 6, &six_window)), "{listed}");
+    // A given repeated in a window, on a size other than 9x9: invalid, said.
+    let o = common::run(&["check", "--windoku", "-"], "1...............\n.....1....1.....\n");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("unique") || stdout(&o).starts_with("multiple"), "{}", stdout(&o));
+    assert!(stdout(&o).lines().nth(1).is_some_and(|l| l.starts_with("invalid")), "{}", stdout(&o));
 
     // Killer: cages made from the grid 1234 3412 2143 4321; both solutions listed.
     let cages = common::temp_file("cages.txt", "aabb\ncdde\ncffe\ngghh\na=3 b=7 c=5 d=5 e=5 f=5 g=7 h=3\n");
@@ -644,8 +674,17 @@ fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
     assert!(stdout(&out).starts_with("invalid: a line of rules belongs right under its grid"), "{}", stdout(&out));
     // Rules on the line and rules given apart do not mix.
     let first = stdout(&one).lines().next().unwrap().to_owned();
-    let out = run(&["check", "--windoku"], first);
+    let map = first.split(' ').nth(1).unwrap();
+    let out = run(&["check", "--regions", map], first.clone());
     assert!(stderr(&out).contains("the puzzle brings its own rules after it"), "{}", stderr(&out));
+    // Windoku's windows, like the diagonals of --x, join the rules a line
+    // brings: the count is that of those rules with the windows, which this
+    // puzzle's solution breaks.
+    let windowed = first.parse::<lazydoku::Board>().unwrap().rules().with_windows();
+    let expected = windowed.parse(first.split(' ').next().unwrap()).map_or(0, |board| board.count_solutions(2));
+    assert_eq!(expected, 0);
+    let out = run(&["count", "-q", "--windoku"], first);
+    assert_eq!(stdout(&out).trim(), expected.to_string(), "{}", stderr(&out));
     // JSON carries the cages as `--cages` reads them.
     let out = run(&["generate", "--count", "1", "--seed", "2", "--killer", "--shape", "2x3", "--format", "json"], "");
     let text = stdout(&out);

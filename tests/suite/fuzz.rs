@@ -150,7 +150,8 @@ fn noise(random: &mut Random) -> String {
 }
 
 fn parser(random: &mut Random) -> Parser {
-    let mut parser = Parser::new().diagonals(random.below(8) == 0).hex(random.below(10) == 0);
+    let mut parser =
+        Parser::new().diagonals(random.below(8) == 0).windows(random.below(8) == 0).hex(random.below(10) == 0);
     if random.below(4) == 0 {
         let (br, bc) = *random.pick(SHAPES);
         parser = parser.shape(Shape::new(br, bc));

@@ -249,7 +249,7 @@ struct PuzzleArgs {
     #[arg(long, value_name = "MAP|FILE")]
     regions: Option<String>,
     /// Windoku: box-shaped windows one cell in from the edges are regions too
-    /// (on 9x9, rows and columns 2-4 and 6-8).
+    /// (on 9x9, rows and columns 2-4 and 6-8), on each puzzle's own size.
     #[arg(long)]
     windoku: bool,
     /// Killer cages: a cage map (one label per cell, `.` for none), then `label=sum` for
@@ -259,11 +259,13 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
-    /// The rules that `--regions`, `--windoku` and `--cages` make, on the
-    /// `--shape` given (9x9 otherwise), with `--x`'s diagonals; `None` when
-    /// none of them is given and each puzzle's shape is inferred.
+    /// The rules that `--regions` and `--cages` make, on the `--shape` given
+    /// (9x9 otherwise), with `--x`'s diagonals and `--windoku`'s windows;
+    /// `None` when neither is given, and the parser reads each puzzle's
+    /// shape, diagonals and windows.
     fn rules(&self) -> Result<Option<Rules>, String> {
-        if self.regions.is_none() && !self.windoku && self.cages.is_none() {
+        self.check_windows()?;
+        if self.regions.is_none() && self.cages.is_none() {
             return Ok(None);
         }
         let mut rules = match &self.regions {
@@ -286,9 +288,7 @@ impl PuzzleArgs {
             rules = rules.with_diagonals();
         }
         if self.windoku {
-            if !rules.shape().has_boxes() {
-                return Err(format!("--windoku: windows take the box shape, and {} has none", rules.shape()));
-            }
+            Self::windows_fit(rules.shape())?;
             rules = rules.with_windows();
         }
         if let Some(file) = &self.cages {
@@ -307,8 +307,25 @@ impl PuzzleArgs {
         Ok(Some(rules))
     }
 
+    /// `--windoku` on a `--shape` without boxes is an error, not windoku
+    /// without windows.
+    fn check_windows(&self) -> Result<(), String> {
+        match self.shape {
+            Some(shape) if self.windoku => Self::windows_fit(shape),
+            _ => Ok(()),
+        }
+    }
+
+    fn windows_fit(shape: Shape) -> Result<(), String> {
+        if shape.has_boxes() {
+            Ok(())
+        } else {
+            Err(format!("--windoku: windows take the box shape, and {shape} has none"))
+        }
+    }
+
     fn parser(&self) -> PuzzleParser {
-        let parser = PuzzleParser::new().diagonals(self.x).hex(self.hex);
+        let parser = PuzzleParser::new().diagonals(self.x).windows(self.windoku).hex(self.hex);
         match self.shape {
             Some(shape) => parser.shape(shape),
             None => parser,
@@ -549,7 +566,8 @@ fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
         // --hex alone means 16x16.
         let default = if puzzle.hex { Shape::new(4, 4) } else { Shape::NINE };
         let shape = puzzle.shape.unwrap_or(default);
-        if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) }
+        let rules = if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) };
+        if puzzle.windoku { rules.with_windows() } else { rules }
     };
     if puzzle.hex && rules.shape().side() != 16 {
         return Err(format!(
