@@ -455,36 +455,6 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     let mut window: Vec<u8> = (1..4).flat_map(|r| (1..4).map(move |c| text[r * 9 + c])).collect();
     window.sort_unstable();
     assert_eq!(window, b"123456789", "{solution}");
-    // Windoku without --shape takes each puzzle's own size, as --x does: a
-    // 4x4 and a 6x6 line in one input, each kept to its windows (4x4: rows
-    // and columns 2-3; 6x6: rows 2-3 and columns 2-4, the only one a cell in
-    // from the edges), and its counts those of the same rules built by hand.
-    let (four, six) = (".".repeat(16), ".".repeat(36));
-    let o = common::run(&["all", "--limit", "1000", "--windoku", "-"], format!("{four}\n{six}\n"));
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let listed = stdout(&o);
-    let (fours, sixes): (Vec<&str>, Vec<&str>) =
-        listed.lines().map(str::trim).filter(|l| !l.is_empty()).partition(|l| l.len() == 16);
-    let count_of = |shape: lazydoku::Shape| {
-        lazydoku::Board::empty_with(&lazydoku::Rules::new(shape).with_windows()).count_solutions(1000)
-    };
-    assert_eq!(fours.len(), count_of(lazydoku::Shape::new(2, 2)), "{listed}");
-    assert_eq!(sixes.len(), count_of(lazydoku::Shape::new(2, 3)), "{listed}");
-    assert!(fours.len() < 288 && !sixes.is_empty(), "{listed}");
-    let holds = |grid: &str, side: usize, cells: &[(usize, usize)]| {
-        let mut digits: Vec<u8> = cells.iter().map(|&(r, c)| grid.as_bytes()[r * side + c]).collect();
-        digits.sort_unstable();
-        digits.dedup();
-        digits.len() == cells.len()
-    };
-    assert!(fours.iter().all(|g| holds(g, 4, &[(1, 1), (1, 2), (2, 1), (2, 2)])), "{listed}");
-    let six_window = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)];
-    assert!(sixes.iter().all(|g| holds(g, 6, &six_window)), "{listed}");
-    // A given repeated in a window, on a size other than 9x9: invalid, said.
-    let o = common::run(&["check", "--windoku", "-"], "1...............\n.....1....1.....\n");
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stdout(&o).starts_with("unique") || stdout(&o).starts_with("multiple"), "{}", stdout(&o));
-    assert!(stdout(&o).lines().nth(1).is_some_and(|l| l.starts_with("invalid")), "{}", stdout(&o));
 
     // Killer: cages made from the grid 1234 3412 2143 4321; both solutions listed.
     let cages = common::temp_file("cages.txt", "aabb\ncdde\ncffe\ngghh\na=3 b=7 c=5 d=5 e=5 f=5 g=7 h=3\n");
@@ -533,6 +503,10 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     );
     let o = common::run(&["all", "--shape", "2x2", "--cages", json.to_str().unwrap(), "-"], "................\n");
     assert_eq!(stdout(&o), listed);
+    // Without --shape, the cage map's size gives the board's, as a region
+    // map's does: the same solutions.
+    let o = common::run(&["all", "--cages", cages.to_str().unwrap(), "-"], "................\n");
+    assert_eq!((stdout(&o), o.status.code()), (listed.clone(), Some(0)), "{}", stderr(&o));
     let bad = common::temp_file("bad-cages.json", "[{\"sum\": 3, \"cells\": [0, 1]},\n {\"sum\": 3}]");
     let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
     assert_eq!(o.status.code(), Some(2));
@@ -546,6 +520,41 @@ fn regions_windoku_and_cages_come_from_the_command_line() {
     let o = common::run(&["solve", "--shape", "2x2", "--cages", bad.to_str().unwrap(), "-"], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 1, column 1: cage 'a': no 2 distinct digits add up to 9"), "{}", stderr(&o));
+}
+
+#[test]
+fn windoku_takes_each_puzzles_own_size() {
+    // Without --shape, --windoku reads each puzzle on its own size, as --x
+    // does: a 4x4 and a 6x6 line in one input, each kept to its windows
+    // (4x4: rows and columns 2-3; 6x6: rows 2-3 and columns 2-4, the only
+    // one a cell in from the edges), with the counts of the same rules
+    // built by hand.
+    let (four, six) = (".".repeat(16), ".".repeat(36));
+    let o = common::run(&["all", "--limit", "1000", "--windoku", "-"], format!("{four}\n{six}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let listed = stdout(&o);
+    let (fours, sixes): (Vec<&str>, Vec<&str>) =
+        listed.lines().map(str::trim).filter(|l| !l.is_empty()).partition(|l| l.len() == 16);
+    let count_of = |shape: lazydoku::Shape| {
+        lazydoku::Board::empty_with(&lazydoku::Rules::new(shape).with_windows()).count_solutions(1000)
+    };
+    assert_eq!(fours.len(), count_of(lazydoku::Shape::new(2, 2)), "{listed}");
+    assert_eq!(sixes.len(), count_of(lazydoku::Shape::new(2, 3)), "{listed}");
+    assert!(fours.len() < 288 && !sixes.is_empty(), "{listed}");
+    let holds = |grid: &str, side: usize, cells: &[(usize, usize)]| {
+        let mut digits: Vec<u8> = cells.iter().map(|&(r, c)| grid.as_bytes()[r * side + c]).collect();
+        digits.sort_unstable();
+        digits.dedup();
+        digits.len() == cells.len()
+    };
+    assert!(fours.iter().all(|g| holds(g, 4, &[(1, 1), (1, 2), (2, 1), (2, 2)])), "{listed}");
+    let six_window = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)];
+    assert!(sixes.iter().all(|g| holds(g, 6, &six_window)), "{listed}");
+    // A given repeated in a window, on a size other than 9x9: invalid, said.
+    let o = common::run(&["check", "--windoku", "-"], "1...............\n.....1....1.....\n");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("unique") || stdout(&o).starts_with("multiple"), "{}", stdout(&o));
+    assert!(stdout(&o).lines().nth(1).is_some_and(|l| l.starts_with("invalid")), "{}", stdout(&o));
 }
 
 #[test]

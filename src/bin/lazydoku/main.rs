@@ -252,37 +252,54 @@ struct PuzzleArgs {
     /// (on 9x9, rows and columns 2-4 and 6-8), on each puzzle's own size.
     #[arg(long)]
     windoku: bool,
-    /// Killer cages: a cage map (one label per cell, `.` for none), then `label=sum` for
-    /// each cage; or JSON, `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
+    /// Killer cages: a cage map (one label per cell, `.` for none; without --shape its size
+    /// gives the board's), then `label=sum` for each cage; or JSON,
+    /// `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
     #[arg(long, value_name = "MAP|FILE")]
     cages: Option<String>,
 }
 
 impl PuzzleArgs {
-    /// The rules that `--regions` and `--cages` make, on the `--shape` given
-    /// (9x9 otherwise), with `--x`'s diagonals and `--windoku`'s windows;
-    /// `None` when neither is given, and the parser reads each puzzle's
-    /// shape, diagonals and windows.
+    /// The rules that `--regions` and `--cages` make, with `--x`'s diagonals
+    /// and `--windoku`'s windows, on the `--shape` given; without one, on the
+    /// size of the region map or else of the cage map (9x9 for cages in
+    /// JSON). `None` when neither is given, and the parser reads each
+    /// puzzle's shape, diagonals and windows.
     fn rules(&self) -> Result<Option<Rules>, String> {
         self.check_windows()?;
         if self.regions.is_none() && self.cages.is_none() {
             return Ok(None);
         }
-        let mut rules = match &self.regions {
-            Some(map) => {
-                let text = if Path::new(map).is_file() {
-                    std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?
+        let cages = match &self.cages {
+            Some(file) => {
+                // Inline cages have sums (`a=3`) or are JSON; anything else names a file.
+                let inline =
+                    !Path::new(file).is_file() && (file.contains('=') || file.trim_start().starts_with(['[', '{']));
+                let text = if inline {
+                    file.clone()
                 } else {
-                    map.clone()
+                    std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
                 };
-                // With --shape the map must fit it; without, its size gives the shape.
-                let rules = match self.shape {
-                    Some(shape) => Rules::new(shape).with_regions(&text),
-                    None => Rules::jigsaw(&text),
-                };
-                rules.map_err(|e| format!("--regions: {e}"))?
+                let json = text.trim_start().starts_with(['[', '{']);
+                Some((file, text, json))
             }
-            None => Rules::new(self.shape.unwrap_or(Shape::NINE)),
+            None => None,
+        };
+        let mut rules = if let Some(map) = &self.regions {
+            let text = if Path::new(map).is_file() {
+                std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?
+            } else {
+                map.clone()
+            };
+            // With --shape the map must fit it; without, its size gives the shape.
+            let rules = match self.shape {
+                Some(shape) => Rules::new(shape).with_regions(&text),
+                None => Rules::jigsaw(&text),
+            };
+            rules.map_err(|e| format!("--regions: {e}"))?
+        } else {
+            let map_shape = cages.as_ref().and_then(|(_, text, json)| if *json { None } else { cage_map_shape(text) });
+            Rules::new(self.shape.or(map_shape).unwrap_or(Shape::NINE))
         };
         if self.x {
             rules = rules.with_diagonals();
@@ -291,16 +308,7 @@ impl PuzzleArgs {
             Self::windows_fit(rules.shape())?;
             rules = rules.with_windows();
         }
-        if let Some(file) = &self.cages {
-            // Inline cages have sums (`a=3`) or are JSON; anything else names a file.
-            let inline =
-                !Path::new(file).is_file() && (file.contains('=') || file.trim_start().starts_with(['[', '{']));
-            let text = if inline {
-                file.clone()
-            } else {
-                std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
-            };
-            let json = text.trim_start().starts_with(['[', '{']);
+        if let Some((file, text, json)) = cages {
             let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
             rules = cages.map_err(|e| format!("{file}: {e}"))?;
         }
@@ -331,6 +339,23 @@ impl PuzzleArgs {
             None => parser,
         }
     }
+}
+
+/// The shape whose cell count a cage map has, counted as
+/// `Rules::with_cage_map` counts it: a character a cell, on the lines that
+/// are neither blank nor `#` comments, leaving out the `label=sum` tokens.
+/// `None` when no board has that many cells; the map is then read on 9x9,
+/// which says what is wrong with it.
+fn cage_map_shape(text: &str) -> Option<Shape> {
+    let cells: usize = text
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .filter(|token| !token.contains('='))
+        .map(|token| token.chars().count())
+        .sum();
+    let side = cells.isqrt();
+    if side * side == cells { Shape::from_side(side) } else { None }
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
