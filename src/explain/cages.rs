@@ -1,7 +1,9 @@
 //! Killer cages: each cage's cells keep only the digits that some way of
 //! making its sum, with distinct digits, can put there.
 
-use super::grid::{Grid, digits, list, symbol, symbols};
+use itertools::Itertools;
+
+use super::grid::{Grid, digits, symbols};
 use super::{Step, Technique};
 use crate::board::Cage;
 
@@ -75,25 +77,42 @@ struct Narrowed {
 }
 
 impl Narrowed {
-    /// "1 2 in r1c1 and ...": what each empty cell keeps.
+    /// "1 and 2 in r1c1 and r1c2; 3 in r2c1": what the empty cells keep,
+    /// the cells that keep the same digits named together.
     fn kept(&self, grid: &Grid) -> String {
-        list(
-            self.empty
-                .iter()
-                .zip(&self.possible)
-                .map(|(&c, &keep)| format!("{} in {}", symbols(keep), grid.cell_name(c))),
-        )
+        by_digits(grid, self.empty.iter().copied().zip(self.possible.iter().copied()), "in")
     }
 
-    /// "3 from r1c1 and ...": the eliminations.
+    /// "3 and 4 from r1c1 and r1c2": the eliminations, the cells that lose
+    /// the same digits named together.
     fn removed(&self, grid: &Grid) -> String {
-        list(self.eliminations.iter().map(|&(c, d)| format!("{} from {}", symbol(d), grid.cell_name(c))))
+        let mut lost: Vec<(usize, u32)> = Vec::new();
+        for &(cell, digit) in &self.eliminations {
+            match lost.iter_mut().find(|(c, _)| *c == cell) {
+                Some((_, digits)) => *digits |= 1 << (digit - 1),
+                None => lost.push((cell, 1 << (digit - 1))),
+            }
+        }
+        by_digits(grid, lost.into_iter(), "from")
     }
 
     fn step(self, technique: Technique, sentence: String) -> Step {
         let pattern_digits = digits(self.possible.iter().fold(0, |m, p| m | p)).collect();
         Step::new(technique, self.cells, pattern_digits, Vec::new(), self.eliminations, sentence)
     }
+}
+
+/// Cells and their digits as "1 and 2 {word} r1c1 and r1c2; 3 {word} r2c1":
+/// the cells with the same digits together, in the order they first come.
+fn by_digits(grid: &Grid, cells: impl Iterator<Item = (usize, u32)>, word: &str) -> String {
+    let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
+    for (cell, digits) in cells {
+        match groups.iter_mut().find(|(d, _)| *d == digits) {
+            Some((_, cells)) => cells.push(cell),
+            None => groups.push((digits, vec![cell])),
+        }
+    }
+    groups.iter().map(|(digits, cells)| format!("{} {word} {}", symbols(*digits), grid.cell_names(cells))).join("; ")
 }
 
 /// The digits that some way of filling `cage` with distinct digits that

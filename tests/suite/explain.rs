@@ -140,6 +140,12 @@ fn a_killer_cage_keeps_only_the_digits_of_its_sums() {
     let step = rules.parse(&".".repeat(16)).unwrap().hint().unwrap();
     assert_eq!(step.technique(), Technique::CageCombination);
     assert_eq!(step.eliminations().collect::<Vec<_>>(), [(0, 3), (0, 4), (1, 3), (1, 4)]);
+    // Cells that keep, or lose, the same digits are named together.
+    assert_eq!(
+        step.to_string(),
+        "Cage combination: the cage of r1c1 and r1c2 summing to 3 can only hold 1 and 2 in r1c1 and r1c2, \
+         so 3 and 4 from r1c1 and r1c2 come out."
+    );
 }
 
 #[test]
