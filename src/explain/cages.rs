@@ -20,7 +20,7 @@ pub(super) fn combinations(grid: &Grid) -> Option<Step> {
     grid.geometry().cages.iter().find_map(|cage| {
         let narrowed = narrow(grid, cage)?;
         let sentence = format!(
-            "{}: the cage of {} summing to {} can only hold {}, so {} come out.",
+            "{}: the cage of {} summing to {} can only hold {}, so {}.",
             Technique::CageCombination,
             grid.cell_names(&narrowed.cells),
             cage.sum,
@@ -58,7 +58,7 @@ pub(super) fn innies_and_outies(grid: &Grid) -> Option<Step> {
             )
         };
         let sentence = format!(
-            "{}: {why} and can only hold {}, so {} come out.",
+            "{}: {why} and can only hold {}, so {}.",
             Technique::InniesAndOuties,
             narrowed.kept(grid),
             narrowed.removed(grid)
@@ -80,11 +80,14 @@ impl Narrowed {
     /// "1 and 2 in r1c1 and r1c2; 3 in r2c1": what the empty cells keep,
     /// the cells that keep the same digits named together.
     fn kept(&self, grid: &Grid) -> String {
-        by_digits(grid, self.empty.iter().copied().zip(self.possible.iter().copied()), "in")
+        by_digits(self.empty.iter().copied().zip(self.possible.iter().copied()))
+            .iter()
+            .map(|(digits, cells)| format!("{} in {}", symbols(*digits), grid.cell_names(cells)))
+            .join("; ")
     }
 
-    /// "3 and 4 from r1c1 and r1c2": the eliminations, the cells that lose
-    /// the same digits named together.
+    /// "3 and 4 come out of r1c1 and r1c2; 4 comes out of r2c1": the
+    /// eliminations, the cells that lose the same digits named together.
     fn removed(&self, grid: &Grid) -> String {
         let mut lost: Vec<(usize, u32)> = Vec::new();
         for &(cell, digit) in &self.eliminations {
@@ -93,7 +96,14 @@ impl Narrowed {
                 None => lost.push((cell, 1 << (digit - 1))),
             }
         }
-        by_digits(grid, lost.into_iter(), "from")
+        by_digits(lost.into_iter())
+            .iter()
+            .map(|(digits, cells)| {
+                // One digit (one bit) comes out; two or more come out.
+                let verb = if digits.is_power_of_two() { "comes" } else { "come" };
+                format!("{} {verb} out of {}", symbols(*digits), grid.cell_names(cells))
+            })
+            .join("; ")
     }
 
     fn step(self, technique: Technique, sentence: String) -> Step {
@@ -102,9 +112,9 @@ impl Narrowed {
     }
 }
 
-/// Cells and their digits as "1 and 2 {word} r1c1 and r1c2; 3 {word} r2c1":
-/// the cells with the same digits together, in the order they first come.
-fn by_digits(grid: &Grid, cells: impl Iterator<Item = (usize, u32)>, word: &str) -> String {
+/// Cells with their digits, gathered by digits: the cells with the same
+/// digits together, in the order they first come.
+fn by_digits(cells: impl Iterator<Item = (usize, u32)>) -> Vec<(u32, Vec<usize>)> {
     let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
     for (cell, digits) in cells {
         match groups.iter_mut().find(|(d, _)| *d == digits) {
@@ -112,7 +122,7 @@ fn by_digits(grid: &Grid, cells: impl Iterator<Item = (usize, u32)>, word: &str)
             None => groups.push((digits, vec![cell])),
         }
     }
-    groups.iter().map(|(digits, cells)| format!("{} {word} {}", symbols(*digits), grid.cell_names(cells))).join("; ")
+    groups
 }
 
 /// The digits that some way of filling `cage` with distinct digits that

@@ -144,7 +144,15 @@ fn a_killer_cage_keeps_only_the_digits_of_its_sums() {
     assert_eq!(
         step.to_string(),
         "Cage combination: the cage of r1c1 and r1c2 summing to 3 can only hold 1 and 2 in r1c1 and r1c2, \
-         so 3 and 4 from r1c1 and r1c2 come out."
+         so 3 and 4 come out of r1c1 and r1c2."
+    );
+    // With a given in the cage: one digit comes out, of its empty cells.
+    let rules = Rules::new(Shape::new(2, 2)).with_cage(6, &[0, 1, 2]).unwrap();
+    let step = rules.parse("..1.............").unwrap().hint().unwrap();
+    assert_eq!(
+        step.to_string(),
+        "Cage combination: the cage of r1c1, r1c2 and r1c3 summing to 6 can only hold 2 and 3 in r1c1 and r1c2, \
+         so 4 comes out of r1c1 and r1c2."
     );
 }
 
