@@ -26,6 +26,7 @@ seconds.
 """
 
 import math
+import os
 import sys
 
 from ortools.sat.python import cp_model
@@ -102,4 +103,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
