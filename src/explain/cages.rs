@@ -89,17 +89,16 @@ impl Narrowed {
     /// "3 and 4 come out of r1c1 and r1c2; 4 comes out of r2c1": the
     /// eliminations, the cells that lose the same digits named together.
     fn removed(&self, grid: &Grid) -> String {
-        let mut lost: Vec<(usize, u32)> = Vec::new();
-        for &(cell, digit) in &self.eliminations {
-            match lost.iter_mut().find(|(c, _)| *c == cell) {
-                Some((_, digits)) => *digits |= 1 << (digit - 1),
-                None => lost.push((cell, 1 << (digit - 1))),
-            }
-        }
-        by_digits(lost.into_iter())
+        // What each cell loses, as `narrow` found the eliminations.
+        let lost = self
+            .empty
+            .iter()
+            .zip(&self.possible)
+            .map(|(&c, &keep)| (c, grid.candidates[c] & !keep))
+            .filter(|&(_, lost)| lost != 0);
+        by_digits(lost)
             .iter()
             .map(|(digits, cells)| {
-                // One digit (one bit) comes out; two or more come out.
                 let verb = if digits.is_power_of_two() { "comes" } else { "come" };
                 format!("{} {verb} out of {}", symbols(*digits), grid.cell_names(cells))
             })
