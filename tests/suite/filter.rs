@@ -296,8 +296,37 @@ fn a_huge_shape_is_refused() {
 fn carriage_returns_alone_end_lines() {
     let out = run(&["check", "-q"], format!("{EASY}\r{EASY}\r{EASY}\r"));
     assert_eq!(text(&out.stdout), "unique\nunique\nunique\n");
-    let crlf = run(&["check", "-q"], format!("{EASY}\r\n\r\n{EASY}\r\n"));
-    assert_eq!(text(&crlf.stdout), "unique\n\nunique\n");
+}
+
+#[test]
+fn crlf_input_is_answered_with_crlf() {
+    let crlf = run(&["check", "-q"], format!("{EASY}\r\n\r\n# note\r\n{EASY}\r\n"));
+    assert_eq!(text(&crlf.stdout), "unique\r\n\r\n# note\r\nunique\r\n");
+    let lf = run(&["check", "-q"], format!("{EASY}\n\n# note\n{EASY}\n"));
+    assert_eq!(text(&lf.stdout), "unique\n\n# note\nunique\n");
+
+    // Every line of a multi-line answer, a grid read and written back.
+    let grid = rows_of(EASY, 9);
+    let out = run(&["solve", "-q"], grid.replace('\n', "\r\n"));
+    assert_eq!(text(&out.stdout), rows_of(EASY_SOLVED, 9).replace('\n', "\r\n"));
+
+    // The CSV header of `rate` and the solutions `all` streams.
+    let out = run(&["rate", "-q"], format!("{EASY}\r\n"));
+    let rows = text(&out.stdout);
+    assert!(rows.starts_with("puzzle,solutions,") && rows.matches("\r\n").count() == 2, "{rows:?}");
+    assert_eq!(rows.matches('\n').count(), 2, "{rows:?}");
+    let out = run(&["all", "-q", "--limit", "3"], "................\r\n");
+    let solutions = text(&out.stdout);
+    assert!(
+        solutions.lines().count() >= 3 && solutions.split_inclusive('\n').all(|l| l.ends_with("\r\n")),
+        "{solutions:?}"
+    );
+
+    // Each file by its own first line's ending.
+    let windows = temp_file("crlf-windows.txt", format!("{EASY}\r\n"));
+    let unix = temp_file("crlf-unix.txt", format!("{EASY}\n"));
+    let out = run(&["solve", "-q", windows.to_str().unwrap(), unix.to_str().unwrap()], "");
+    assert_eq!(text(&out.stdout), format!("{EASY_SOLVED}\r\n{EASY_SOLVED}\n"));
 }
 
 #[test]

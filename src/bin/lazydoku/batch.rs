@@ -80,7 +80,13 @@ impl Summary {
 }
 
 enum Message {
-    Chunk { source: usize, records: Chunk, bytes: u64 },
+    /// `crlf`: whether the source's lines end with CRLF.
+    Chunk {
+        source: usize,
+        records: Chunk,
+        bytes: u64,
+        crlf: bool,
+    },
     Failed(String),
 }
 
@@ -107,19 +113,25 @@ impl Block {
 }
 
 enum Solved {
-    /// A chunk's answers in blocks.
+    /// A chunk's answers in blocks. `crlf` here and below: whether the
+    /// lines written end with CRLF rather than LF, as the source's do.
     Blocks {
         source: usize,
         blocks: Vec<Block>,
         bytes: u64,
+        crlf: bool,
     },
     Chunk {
         source: usize,
         outcomes: Vec<Outcome>,
         bytes: u64,
+        crlf: bool,
     },
     /// Solutions that `all` has found so far, to write at once.
-    Solutions(String),
+    Solutions {
+        text: String,
+        crlf: bool,
+    },
     Failed(String),
 }
 
@@ -153,6 +165,9 @@ pub struct Batch {
     pub jobs: usize,
     pub quiet: bool,
     pub mode: Mode,
+    /// A line written before the answers (the CSV header of `rate`), with
+    /// the line ending of the first source.
+    pub header: Option<&'static str>,
 }
 
 impl Batch {
@@ -173,7 +188,8 @@ impl Batch {
         }
         let (mode, parser) = (self.mode, self.settings.parser);
         let reader = thread::spawn(move || read_all(&sources, mode, parser, &to_solve));
-        let writer = thread::spawn(move || write_all(&writing, &give_back, &names, progress.as_ref()));
+        let header = self.header;
+        let writer = thread::spawn(move || write_all(&writing, &give_back, header, &names, progress.as_ref()));
         let mut ordered = Ordered { next: 0, permits, to_write };
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
@@ -193,7 +209,7 @@ impl Batch {
             for message in solving {
                 let sent = match (message, blocked) {
                     (Message::Failed(e), _) => ordered.send(Solved::Failed(e)),
-                    (Message::Chunk { source, records, bytes }, Some(question)) => {
+                    (Message::Chunk { source, records, bytes, crlf }, Some(question)) => {
                         let Some(place) = ordered.reserve() else {
                             break; // The writer stopped: stdout was closed.
                         };
@@ -206,7 +222,7 @@ impl Batch {
                         let answer_chunk = move || {
                             let blocks = answer_in_blocks(settings, question, &records, origin, jobs);
                             // A writer gone has stopped the output: nothing to do.
-                            let _ = to_write.send((place, Solved::Blocks { source, blocks, bytes }));
+                            let _ = to_write.send((place, Solved::Blocks { source, blocks, bytes, crlf }));
                         };
                         if self.jobs == 1 {
                             answer_chunk();
@@ -215,11 +231,11 @@ impl Batch {
                         }
                         true
                     }
-                    (Message::Chunk { source, records, bytes }, None) => {
+                    (Message::Chunk { source, records, bytes, crlf }, None) => {
                         let origin = Origin { file: files[source].as_deref() };
                         let outcomes = match self.settings.task {
                             Task::All(limit) => {
-                                match self.stream_all(source, &records, origin, limit, &mut ordered) {
+                                match self.stream_all(source, &records, origin, limit, crlf, &mut ordered) {
                                     Some(()) => Vec::new(),
                                     None => break, // The writer stopped: stdout was closed.
                                 }
@@ -245,7 +261,7 @@ impl Batch {
                                 }
                             }
                         }
-                        ordered.send(Solved::Chunk { source, outcomes, bytes })
+                        ordered.send(Solved::Chunk { source, outcomes, bytes, crlf })
                     }
                 };
                 if !sent {
@@ -276,6 +292,7 @@ impl Batch {
         records: &Chunk,
         origin: Origin<'_>,
         limit: Option<usize>,
+        crlf: bool,
         ordered: &mut Ordered,
     ) -> Option<()> {
         for record in records.range(0, records.len()) {
@@ -286,7 +303,7 @@ impl Batch {
                 batch.push_str(&text);
                 batch.push('\n');
                 if batch.len() >= STREAM_BYTES || since.elapsed() >= STREAM_WAIT {
-                    open = ordered.send(Solved::Solutions(std::mem::take(&mut batch)));
+                    open = ordered.send(Solved::Solutions { text: std::mem::take(&mut batch), crlf });
                     since = Instant::now();
                 }
                 open
@@ -295,10 +312,10 @@ impl Batch {
             if !open {
                 return None;
             }
-            if !batch.is_empty() && !ordered.send(Solved::Solutions(batch)) {
+            if !batch.is_empty() && !ordered.send(Solved::Solutions { text: batch, crlf }) {
                 return None;
             }
-            if !ordered.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0 }) {
+            if !ordered.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0, crlf }) {
                 return None;
             }
         }
@@ -413,7 +430,10 @@ fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSende
                 }
             }
             let bytes = records.bytes - before;
-            if !chunk.is_empty() && to_solve.send(Message::Chunk { source: index, records: chunk, bytes }).is_err() {
+            let crlf = records.crlf();
+            if !chunk.is_empty()
+                && to_solve.send(Message::Chunk { source: index, records: chunk, bytes, crlf }).is_err()
+            {
                 return;
             }
             if let Some(e) = failed {
@@ -432,6 +452,7 @@ fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSende
 fn write_all(
     writing: &Receiver<(u64, Solved)>,
     give_back: &SyncSender<()>,
+    header: Option<&str>,
     names: &[String],
     progress: Option<&ProgressBar>,
 ) -> Result<Summary, String> {
@@ -441,6 +462,7 @@ fn write_all(
     // Messages that came before their turn, by place.
     let mut early: BTreeMap<u64, Solved> = BTreeMap::new();
     let mut next = 0;
+    let mut header = header;
     loop {
         let solved = if let Some(solved) = early.remove(&next) {
             solved
@@ -468,22 +490,31 @@ fn write_all(
         next += 1;
         // The permit is free again; the sender may be gone at the end.
         let _ = give_back.try_send(());
-        let (source, outcomes, bytes) = match solved {
+        if let Some(line) = header.take() {
+            let crlf = match &solved {
+                Solved::Blocks { crlf, .. } | Solved::Chunk { crlf, .. } | Solved::Solutions { crlf, .. } => *crlf,
+                Solved::Failed(_) => false,
+            };
+            if !written(write_lines(&mut out, line, crlf).and_then(|()| out.write_all(ending(crlf))))? {
+                return Ok(summary);
+            }
+        }
+        let (source, outcomes, bytes, crlf) = match solved {
             Solved::Failed(e) => {
                 let _ = out.flush();
                 return Err(e);
             }
-            Solved::Solutions(text) => {
-                if !written(out.write_all(text.as_bytes()))? {
+            Solved::Solutions { text, crlf } => {
+                if !written(write_lines(&mut out, &text, crlf))? {
                     return Ok(summary);
                 }
                 continue;
             }
-            Solved::Chunk { source, outcomes, bytes } => (source, outcomes, bytes),
-            Solved::Blocks { source, blocks, bytes } => {
+            Solved::Chunk { source, outcomes, bytes, crlf } => (source, outcomes, bytes, crlf),
+            Solved::Blocks { source, blocks, bytes, crlf } => {
                 for block in blocks {
                     summary.add(&block.summary);
-                    if !written(out.write_all(block.text.as_bytes()))? {
+                    if !written(write_lines(&mut out, &block.text, crlf))? {
                         return Ok(summary);
                     }
                     for problem in &block.problems {
@@ -504,7 +535,7 @@ fn write_all(
                 summary.count(status);
             }
             if let Some(text) = &outcome.out {
-                if !written(writeln!(out, "{text}"))? {
+                if !written(write_lines(&mut out, text, crlf).and_then(|()| out.write_all(ending(crlf))))? {
                     return Ok(summary);
                 }
             }
@@ -519,11 +550,37 @@ fn write_all(
             bar.inc(bytes);
         }
     }
+    if let Some(line) = header {
+        // No input: the header alone.
+        written(writeln!(out, "{line}"))?;
+    }
     written(out.flush())?;
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
     Ok(summary)
+}
+
+/// A line's ending: CRLF where `crlf` says so, else LF.
+fn ending(crlf: bool) -> &'static [u8] {
+    if crlf { b"\r\n" } else { b"\n" }
+}
+
+/// Writes `text`, whose lines end with LF, with CRLF endings instead
+/// where `crlf` says so.
+fn write_lines(out: &mut impl Write, text: &str, crlf: bool) -> io::Result<()> {
+    if !crlf {
+        return out.write_all(text.as_bytes());
+    }
+    let mut lines = text.split('\n');
+    if let Some(first) = lines.next() {
+        out.write_all(first.as_bytes())?;
+    }
+    for line in lines {
+        out.write_all(b"\r\n")?;
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Whether a write to stdout went through: `Ok(false)` when the reader of

@@ -365,6 +365,9 @@ pub struct Records {
     /// The last line ended with a lone CR, so a LF right after it is that
     /// line's ending, not an empty line.
     after_cr: bool,
+    /// Whether the first line ended with CRLF, once that is known: the
+    /// answers then end their lines the same way.
+    first_ending_crlf: Option<bool>,
     /// Records complete but not returned yet.
     ready: VecDeque<Record>,
     /// The buffer of a line already taken into a chunk, kept for the next
@@ -384,11 +387,19 @@ impl Records {
             line: 0,
             bytes: 0,
             after_cr: false,
+            first_ending_crlf: None,
             ready: VecDeque::new(),
             spare: Vec::new(),
             pending: None,
             done: false,
         }
+    }
+
+    /// Whether the source's lines end with CRLF, as its first line's ending
+    /// says (LF until that is known: a lone CR, or a first line without an
+    /// ending, is answered with LF).
+    pub fn crlf(&self) -> bool {
+        self.first_ending_crlf == Some(true)
     }
 
     /// Whether the next record can be had without waiting on the writer:
@@ -649,13 +660,25 @@ impl Records {
                 }
                 break;
             }
-            if std::mem::take(&mut self.after_cr) && buffer[0] == b'\n' {
-                self.reader.consume(1);
-                self.bytes += 1;
-                continue;
+            if std::mem::take(&mut self.after_cr) {
+                let crlf = buffer[0] == b'\n';
+                self.first_ending_crlf.get_or_insert(crlf);
+                if crlf {
+                    self.reader.consume(1);
+                    self.bytes += 1;
+                    continue;
+                }
             }
             any = true;
             let end = memchr::memchr2(b'\n', b'\r', buffer);
+            if self.first_ending_crlf.is_none() {
+                // A CR last in the buffer is settled by the next byte, above.
+                match end.map(|at| (buffer[at], buffer.get(at + 1))) {
+                    Some((b'\n', _)) => self.first_ending_crlf = Some(false),
+                    Some((_, Some(&next))) => self.first_ending_crlf = Some(next == b'\n'),
+                    _ => {}
+                }
+            }
             let take = end.unwrap_or(buffer.len());
             if bytes.len() + take <= MAX_LINE {
                 bytes.extend_from_slice(&buffer[..take]);
@@ -787,6 +810,31 @@ mod tests {
         let p = ".".repeat(81);
         assert_eq!(kinds(&format!("{p}\r{p}\r\n{p}\n{p}")), [(1, 1, 'P'), (2, 1, 'P'), (3, 1, 'P'), (4, 1, 'P')]);
         assert_eq!(kinds(&format!("\u{feff}{p}\n")), [(1, 1, 'P')]);
+    }
+
+    #[test]
+    fn the_first_line_s_ending_is_known_wherever_the_buffer_splits_it() {
+        let p = ".".repeat(81);
+        for (input, crlf) in [
+            (format!("{p}\r\n{p}\n"), true),
+            (format!("{p}\n{p}\r\n"), false),
+            (format!("{p}\r{p}\r\n"), false),
+            (format!("{p}\r"), false),
+            (p.clone(), false),
+        ] {
+            // Every size of buffer, so that some end right after the CR.
+            for capacity in 1..=input.len() + 1 {
+                let reader: Box<dyn Read + Send> = Box::new(io::Cursor::new(input.as_bytes().to_vec()));
+                let reader = BufReader::with_capacity(capacity, Input::Direct(reader));
+                let mut records = Records::new(reader, Mode::Auto, Parser::new());
+                let mut count = 0;
+                while records.next_record().unwrap().is_some() {
+                    count += 1;
+                }
+                assert_eq!(records.crlf(), crlf, "{input:?} read {capacity} bytes at a time");
+                assert_eq!(count, input.matches(&p).count(), "{input:?} read {capacity} bytes at a time");
+            }
+        }
     }
 
     #[test]

@@ -556,13 +556,9 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
         parser,
         rules,
     };
-    if matches!(task, Task::Answer(Question::Rate)) && args.format != Some(Format::Json) {
-        let mut out = std::io::stdout().lock();
-        if !batch::written(writeln!(out, "{}", answer::RATE_HEADER).and_then(|()| out.flush()))? {
-            return Ok(true); // The reader has gone: nothing more to do.
-        }
-    }
-    let batch = Batch { settings, jobs, quiet: args.quiet, mode: args.input };
+    let header = (matches!(task, Task::Answer(Question::Rate)) && args.format != Some(Format::Json))
+        .then_some(answer::RATE_HEADER);
+    let batch = Batch { settings, jobs, quiet: args.quiet, mode: args.input, header };
     Ok(batch.run(sources)?.all_found())
 }
 
