@@ -147,6 +147,21 @@ impl Clauses {
                 }
             }
         }
+        // Groups of distinct digits, pair by pair (a filled cell's digit is
+        // gone from its peers' candidates already).
+        for group in &geometry.distinct {
+            for (k, &a) in group.iter().enumerate() {
+                for &b in &group[k + 1..] {
+                    let (a, b) = (usize::from(a), usize::from(b));
+                    if text[a] != EMPTY || text[b] != EMPTY {
+                        continue;
+                    }
+                    for digit in bits(cands[a] & cands[b]) {
+                        solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, digit)) ^ 1]);
+                    }
+                }
+            }
+        }
         let filled = (0..geometry.cells).map(|c| if text[c] == EMPTY { 0 } else { cands[c] }).collect();
         Some(Clauses { solver, cells, filled })
     }
@@ -258,6 +273,9 @@ mod tests {
             Rules::jigsaw("111222111222333444333444555666555666").unwrap(),
             Rules::new(Shape::new(3, 3)).with_windows(),
             Rules::new(Shape::new(3, 4)),
+            Rules::new(Shape::new(2, 3)).with_anti_king(),
+            Rules::new(Shape::new(3, 3)).with_anti_knight(),
+            Rules::new(Shape::new(2, 3)).with_distinct(&[0, 7, 14, 21]).unwrap().with_distinct(&[5, 30]).unwrap(),
         ];
         let mut random = SplitMix64::new(2026);
         let mut seen = [0usize; 3];

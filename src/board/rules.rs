@@ -73,6 +73,7 @@ impl fmt::Debug for Rules {
             .field("windows", &count(Region::Window))
             .field("extra", &count(Region::Extra))
             .field("cages", &self.geometry.cages.len())
+            .field("distinct", &self.geometry.distinct.len())
             .finish_non_exhaustive()
     }
 }
@@ -199,7 +200,7 @@ impl Rules {
         units.extend(
             old.into_iter().filter(|(k, _)| !matches!(k, Region::Row | Region::Column | Region::Box | Region::Jigsaw)),
         );
-        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list()))
+        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list(), self.geometry.distinct.clone()))
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -213,7 +214,12 @@ impl Rules {
         let mut units = units;
         units.push((Region::Diagonal, (0..side).map(|i| i * side + i).collect()));
         units.push((Region::Diagonal, (0..side).map(|i| i * side + side - 1 - i).collect()));
-        Rules::from_parts(self.geometry.shape.with_diagonals(), &units, self.geometry.cage_list())
+        Rules::from_parts(
+            self.geometry.shape.with_diagonals(),
+            &units,
+            self.geometry.cage_list(),
+            self.geometry.distinct.clone(),
+        )
     }
 
     /// These rules with windoku's windows as regions as well: boxes of the
@@ -427,6 +433,133 @@ impl Rules {
         region_of.iter().map(|&number| LABELS.get(number).map_or('.', |&label| char::from(label))).collect()
     }
 
+    /// These rules with the digits of `cells` distinct: 2 cells to as many
+    /// as the board's side, numbered row by row from 0. Unlike a region
+    /// ([`Rules::with_region`]), the group need not hold every digit, and
+    /// groups may share cells, so any "these cells differ" rule can be
+    /// written as groups: a killer cage whose sum is not given, or two
+    /// cells a chess move apart ([`Rules::with_anti_knight`] and
+    /// [`Rules::with_anti_king`] are such pairs).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedCell`], or
+    /// [`RulesError::DistinctSize`] for fewer than 2 cells or more than the
+    /// side.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // Opposite corners of a 4x4 board differ.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_distinct(&[0, 15])?.with_distinct(&[3, 12])?;
+    /// let board = Board::empty_with(&rules);
+    /// assert!(board.solutions().all(|s| s.get(0) != s.get(15) && s.get(3) != s.get(12)));
+    /// assert_eq!(board.count_solutions(usize::MAX), 168); // of the 288 plain grids
+    /// assert_eq!(rules.distinct_groups().collect::<Vec<_>>(), [vec![0, 15], vec![3, 12]]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_distinct(&[5]),
+    ///     Err(RulesError::DistinctSize { found: 1, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_distinct(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        self.with_distinct_groups([cells.to_vec()])
+    }
+
+    /// These rules with every group of `groups` added at once, as by
+    /// [`Rules::with_distinct`], and the rules built once.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first group that [`Rules::with_distinct`] would
+    /// refuse.
+    pub fn with_distinct_groups(self, groups: impl IntoIterator<Item = Vec<usize>>) -> Result<Rules, RulesError> {
+        let (side, count) = (self.geometry.side, self.geometry.cells);
+        let mut all = self.geometry.distinct.clone();
+        let before = all.len();
+        for cells in groups {
+            if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+                return Err(RulesError::CellOutOfRange { cell, cells: count });
+            }
+            if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+                return Err(RulesError::RepeatedCell { cell });
+            }
+            if cells.len() < 2 || cells.len() > side {
+                return Err(RulesError::DistinctSize { found: cells.len(), side });
+            }
+            // Every cell is below the cell count, at most 625: each fits.
+            let mut group: Vec<u16> = cells.iter().map(|&c| u16::try_from(c).unwrap_or(u16::MAX)).collect();
+            group.sort_unstable();
+            all.push(group);
+        }
+        if all.len() == before {
+            return Ok(self);
+        }
+        // Sorted and without repeats, so that equal rules compare equal
+        // whatever order their groups came in.
+        all.sort_unstable();
+        all.dedup();
+        Ok(Rules::sharing(self.geometry.with_distinct(all)))
+    }
+
+    /// These rules with anti-knight's: no two cells a knight's move apart
+    /// (two cells along one side, one along the other) hold the same digit.
+    /// Each such pair is a group of [`Rules::with_distinct`].
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::NINE).with_anti_knight();
+    /// let solution = Board::empty_with(&rules).solve().expect("anti-knight grids exist");
+    /// // r1c1 and r2c3 are a knight's move apart.
+    /// assert_ne!(solution.get(0), solution.get(11));
+    /// ```
+    #[must_use]
+    pub fn with_anti_knight(self) -> Rules {
+        self.with_pairs_at(&[(1, 2), (2, 1), (1, -2), (2, -1)])
+    }
+
+    /// These rules with anti-king's: no two cells that touch at a corner
+    /// hold the same digit (cells that touch along a side already share a
+    /// row or a column). Each such pair is a group of
+    /// [`Rules::with_distinct`].
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::new(2, 3)).with_anti_king();
+    /// let solution = Board::empty_with(&rules).solve().expect("6x6 anti-king grids exist");
+    /// assert_ne!(solution.get(0), solution.get(7));
+    /// ```
+    #[must_use]
+    pub fn with_anti_king(self) -> Rules {
+        self.with_pairs_at(&[(1, 1), (1, -1)])
+    }
+
+    /// These rules with each pair of cells `(rows, columns)` apart, for
+    /// each offset in `offsets`, as a group of distinct digits.
+    fn with_pairs_at(self, offsets: &[(usize, isize)]) -> Rules {
+        let side = self.geometry.side;
+        let mut pairs = Vec::new();
+        for row in 0..side {
+            for col in 0..side {
+                for &(down, across) in offsets {
+                    let (to_row, to_col) = (row + down, col.checked_add_signed(across));
+                    if let Some(to_col) = to_col.filter(|&c| c < side && to_row < side) {
+                        pairs.push(vec![row * side + col, to_row * side + to_col]);
+                    }
+                }
+            }
+        }
+        self.with_distinct_groups(pairs).expect("pairs of distinct cells on the board")
+    }
+
+    /// Every group of distinct digits ([`Rules::with_distinct`]), each with
+    /// its cells in order, the groups in order and without repeats.
+    pub fn distinct_groups(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.geometry.distinct.iter().map(|group| group.iter().map(|&c| usize::from(c)).collect())
+    }
+
     /// Every killer cage: its sum and its cells, in the order added.
     pub fn cages(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.cage_list().into_iter()
@@ -459,15 +592,15 @@ impl Rules {
         Rules { geometry }
     }
 
-    fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<(usize, Vec<usize>)>) -> Rules {
+    fn from_parts(
+        shape: Shape,
+        units: &[(Region, Vec<usize>)],
+        cages: Vec<(usize, Vec<usize>)>,
+        distinct: Vec<Vec<u16>>,
+    ) -> Rules {
         let side = shape.side();
         let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
-        Rules::from_cages(shape, units, cages)
-    }
-
-    /// [`Rules::from_parts`] with the cages' combinations already listed.
-    fn from_cages(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Rules {
-        Rules::sharing(Geometry::from_parts(shape, units, cages))
+        Rules::sharing(Geometry::from_parts(shape, units, cages, distinct))
     }
 
     /// Rules of `geometry`: the classic shape's own, shared, when it has
@@ -487,7 +620,7 @@ impl Rules {
         if units.len() == before {
             return self;
         }
-        Rules::from_parts(self.geometry.shape, &units, self.geometry.cage_list())
+        Rules::from_parts(self.geometry.shape, &units, self.geometry.cage_list(), self.geometry.distinct.clone())
     }
 }
 
@@ -551,6 +684,14 @@ pub enum RulesError {
         /// The cage's cells.
         cells: usize,
     },
+    /// A group of distinct digits ([`Rules::with_distinct`]) of fewer than
+    /// two cells or more than there are digits.
+    DistinctSize {
+        /// Cells given.
+        found: usize,
+        /// The board's side: the most cells a group may have.
+        side: usize,
+    },
     /// A killer cage map ([`Rules::with_cage_map`]) that cannot be read.
     CageMap {
         /// The line, from 1.
@@ -588,6 +729,9 @@ impl fmt::Display for RulesError {
             }
             RulesError::ImpossibleSum { sum, cells } => {
                 write!(f, "no {cells} distinct digits add up to {sum}")
+            }
+            RulesError::DistinctSize { found, side } => {
+                write!(f, "a group of distinct digits has {found} cells; it needs 2 to {side}")
             }
             RulesError::CageMap { line, column, ref reason } => write!(f, "line {line}, column {column}: {reason}"),
         }

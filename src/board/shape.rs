@@ -241,6 +241,11 @@ pub enum Region {
     Extra,
     /// A killer cage ([`Rules::with_cage`](crate::Rules::with_cage)).
     Cage,
+    /// Cells whose digits differ, fewer than a region's
+    /// ([`Rules::with_distinct`](crate::Rules::with_distinct)), as two cells
+    /// a knight's move apart under
+    /// [`Rules::with_anti_knight`](crate::Rules::with_anti_knight).
+    Distinct,
 }
 
 impl fmt::Display for Region {
@@ -254,6 +259,7 @@ impl fmt::Display for Region {
             Region::Window => "window",
             Region::Extra => "extra region",
             Region::Cage => "cage",
+            Region::Distinct => "group of distinct digits",
         })
     }
 }
@@ -288,6 +294,9 @@ pub(crate) struct Geometry {
     widest_meeting: Vec<u8>,
     /// Killer cages: distinct digits (their cells are peers) with a sum.
     pub(crate) cages: Vec<Cage>,
+    /// Groups of cells whose digits differ, without a region's duty to
+    /// hold every digit: their cells are peers, and that is all.
+    pub(crate) distinct: Vec<Vec<u16>>,
     /// Sums the cages imply (see [`implied_sums`]): cages for propagation,
     /// and steps of their own for `explain`.
     pub(crate) implied: Vec<ImpliedSum>,
@@ -580,12 +589,14 @@ fn implied_sums<'a>(
 
 /// Each cell's peers, sorted, in one list, and where each cell's start
 /// (with the end after the last): the cells that share a unit of
-/// `unit_cells` (`side` cells each) or a cage with it.
+/// `unit_cells` (`side` cells each), a cage or a group of `distinct`
+/// with it.
 fn peer_lists<'a>(
     cells: usize,
     side: usize,
     unit_cells: &[u16],
     cages: &[Cage],
+    distinct: &[Vec<u16>],
     member_of: &dyn Fn(usize) -> &'a [Membership],
 ) -> (Vec<u16>, Vec<u32>) {
     // Each unit's and each cage's cells as bits, `words` words each: a
@@ -618,7 +629,16 @@ fn peer_lists<'a>(
     let mut peer_start = Vec::with_capacity(cells + 1);
     peer_start.push(0);
     let mut mine = vec![0u64; words];
+    let (groups_of, groups_start) = by_cell(
+        cells,
+        distinct.iter().enumerate().flat_map(|(k, group)| group.iter().map(move |&cell| (usize::from(cell), k))),
+    );
     for cell in 0..cells {
+        for &k in &groups_of[groups_start[cell] as usize..groups_start[cell + 1] as usize] {
+            for &peer in &distinct[k] {
+                mine[usize::from(peer) / 64] |= 1 << (peer % 64);
+            }
+        }
         let cage = cage_of[cell];
         let cage = (cage != usize::MAX).then(|| &cage_bits[cage * words..(cage + 1) * words]);
         let unit_masks = member_of(cell).iter().map(|m| &unit_bits[usize::from(m.unit) * words..][..words]);
@@ -683,13 +703,18 @@ type SortedParts = (Vec<(u8, Vec<u16>)>, Vec<(Vec<u16>, usize)>);
 
 /// Rules are equal when they have the same regions and cages, in any
 /// order: a cage map read back lists its cages by their first cells, not
-/// in the order they were added.
+/// in the order they were added. Groups of distinct digits are kept
+/// sorted, so they compare as they are.
 impl PartialEq for Geometry {
     fn eq(&self, other: &Geometry) -> bool {
         if std::ptr::eq(self, other) {
             return true;
         }
-        if self.shape != other.shape || self.kinds.len() != other.kinds.len() || self.cages.len() != other.cages.len() {
+        if self.shape != other.shape
+            || self.kinds.len() != other.kinds.len()
+            || self.cages.len() != other.cages.len()
+            || self.distinct != other.distinct
+        {
             return false;
         }
         if self.unit_cells == other.unit_cells && self.kinds == other.kinds && self.cages == other.cages {
@@ -723,16 +748,21 @@ impl Geometry {
     }
 
     fn new(shape: Shape) -> Geometry {
-        Geometry::from_parts(shape, &Geometry::classic_units(shape), Vec::new())
+        Geometry::from_parts(shape, &Geometry::classic_units(shape), Vec::new(), Vec::new())
     }
 
     /// The geometry of `units`, each of `shape.side()` distinct cells of
     /// the board, and of `cages`, which share no cell (both checked by the
     /// caller).
-    pub(crate) fn from_parts(shape: Shape, units: &[(Region, Vec<usize>)], cages: Vec<Cage>) -> Geometry {
+    pub(crate) fn from_parts(
+        shape: Shape,
+        units: &[(Region, Vec<usize>)],
+        cages: Vec<Cage>,
+        distinct: Vec<Vec<u16>>,
+    ) -> Geometry {
         let kinds = units.iter().map(|&(kind, _)| kind).collect();
         let unit_cells = units.iter().flat_map(|(_, unit)| unit.iter().map(|&c| to_u16(c))).collect();
-        Geometry::from_units(shape, kinds, unit_cells, cages)
+        Geometry::from_units(shape, kinds, unit_cells, cages, distinct)
     }
 
     /// This geometry's units with `cages` in place of its cages (checked
@@ -740,12 +770,24 @@ impl Geometry {
     /// where building them again took one list a unit. Every line of a
     /// file of killer puzzles comes here.
     pub(crate) fn with_cages(&self, cages: Vec<Cage>) -> Geometry {
-        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages)
+        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, self.distinct.clone())
+    }
+
+    /// This geometry with `distinct` in place of its groups of distinct
+    /// digits (checked by the caller).
+    pub(crate) fn with_distinct(&self, distinct: Vec<Vec<u16>>) -> Geometry {
+        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), self.cages.clone(), distinct)
     }
 
     /// [`Geometry::from_parts`], with the units' kinds and their cells,
     /// `side` cells a unit one after another.
-    fn from_units(shape: Shape, kinds: Vec<Region>, unit_cells: Vec<u16>, cages: Vec<Cage>) -> Geometry {
+    fn from_units(
+        shape: Shape,
+        kinds: Vec<Region>,
+        unit_cells: Vec<u16>,
+        cages: Vec<Cage>,
+        distinct: Vec<Vec<u16>>,
+    ) -> Geometry {
         let side = shape.side();
         let cells = side * side;
         let units = || unit_cells.chunks_exact(side);
@@ -761,7 +803,7 @@ impl Geometry {
         );
         let member_of =
             |cell: usize| &memberships[membership_start[cell] as usize..membership_start[cell + 1] as usize];
-        let (peers, peer_start) = peer_lists(cells, side, &unit_cells, &cages, &member_of);
+        let (peers, peer_start) = peer_lists(cells, side, &unit_cells, &cages, &distinct, &member_of);
         let (mut meetings, mut meeting_start, mut widest_meeting) = (Vec::new(), vec![0], Vec::new());
         // For the unit at hand, the places of the cells it shares with each
         // other unit: in it, and in the other.
@@ -823,6 +865,7 @@ impl Geometry {
             membership_start,
             implied,
             cages,
+            distinct,
             cell_cages,
             cell_cage_start,
         }
@@ -939,13 +982,15 @@ impl Geometry {
         self.kinds[index]
     }
 
-    /// The region that two peers share (the first one, in unit order).
+    /// The region that two peers share (the first one, in unit order),
+    /// else their cage, else their group of distinct digits.
     pub(crate) fn shared_region(&self, a: usize, b: usize) -> Region {
         let (a, b) = (to_u16(a), to_u16(b));
-        match self.units().position(|unit| unit.contains(&a) && unit.contains(&b)) {
+        let both = |cells: &[u16]| cells.contains(&a) && cells.contains(&b);
+        match self.units().position(both) {
             Some(i) => self.region(i),
-            // Peers in no shared unit are in one cage.
-            None => Region::Cage,
+            None if self.cages.iter().any(|cage| both(&cage.cells)) => Region::Cage,
+            None => Region::Distinct,
         }
     }
 

@@ -260,9 +260,11 @@ fn fuzz_the_parser_the_reader_and_the_board() {
 }
 
 /// Rules as text: region maps, cage maps and JSON cages for a 4x4 or 6x6
-/// board, valid ones mutated a few characters at a time. Nothing panics;
-/// rules that are accepted make boards whose bounded counts run and whose
-/// solutions keep every region and cage.
+/// board, valid ones mutated a few characters at a time, and groups of
+/// distinct digits made of the text's bytes, with anti-knight or anti-king
+/// rules now and then. Nothing panics; rules that are accepted make boards
+/// whose bounded counts run and whose solutions keep every region, group
+/// and cage.
 #[test]
 #[ignore = "a fuzz run: .ci/run runs it in release mode"]
 fn fuzz_the_rules_readers() {
@@ -310,12 +312,27 @@ fn fuzz_the_rules_readers() {
         let text: String = chars.into_iter().collect();
         let check = || {
             let base = Rules::new(shape);
-            let read =
-                [base.clone().with_regions(&text), base.clone().with_cage_map(&text), base.with_cage_json(&text)];
-            let boards = read.into_iter().filter_map(Result::ok).map(|rules| Board::empty_with(&rules));
+            let group: Vec<usize> = text
+                .bytes()
+                .take(1 + usize::try_from(n % 7).unwrap())
+                .map(|b| usize::from(b) % (shape.cells() + 2))
+                .collect();
+            let read = [
+                base.clone().with_regions(&text),
+                base.clone().with_cage_map(&text),
+                base.clone().with_cage_json(&text),
+                base.with_distinct(&group),
+            ];
+            let chess = |rules: Rules| match n % 3 {
+                0 => rules.with_anti_knight(),
+                1 => rules.with_anti_king(),
+                _ => rules,
+            };
+            let boards = read.into_iter().filter_map(Result::ok).map(|rules| Board::empty_with(&chess(rules)));
             for board in boards.chain(text.parse::<Board>().ok()) {
                 let rules = board.rules();
-                let units: Vec<Vec<usize>> = rules.regions().map(|(_, cells)| cells).collect();
+                let units: Vec<Vec<usize>> =
+                    rules.regions().map(|(_, cells)| cells).chain(rules.distinct_groups()).collect();
                 let _ = board.count_solutions_within(2, Budget::nodes(2_000));
                 for solution in board.solutions().within(Budget::nodes(500)).take(3) {
                     assert!(common::solves_units(board.as_str(), solution.as_str(), &units), "{solution}");

@@ -500,3 +500,126 @@ fn cages_read_as_json_with_their_errors_placed() {
     let deep = format!("{{\"x\": {}1{}, \"cages\": []}}", "[".repeat(100), "]".repeat(100));
     assert!(error(&deep).contains("nest more than 64 deep"), "{}", error(&deep));
 }
+
+/// The pairs of cells of a `side` board that are `(down, across)` apart
+/// for one of `moves`, in either direction.
+fn pairs_apart(side: usize, moves: &[(isize, isize)]) -> Vec<Vec<usize>> {
+    let mut pairs = Vec::new();
+    for cell in 0..side * side {
+        for &(down, across) in moves {
+            let (row, col) = ((cell / side).checked_add_signed(down), (cell % side).checked_add_signed(across));
+            if let (Some(row), Some(col)) = (row, col) {
+                if row < side && col < side {
+                    pairs.push(vec![cell, row * side + col]);
+                }
+            }
+        }
+    }
+    pairs
+}
+
+const KNIGHT: [(isize, isize); 8] = [(1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2), (-2, -1)];
+const KING: [(isize, isize); 8] = [(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (1, 0), (0, -1), (-1, 0)];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn distinct_groups_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.45), 36),
+    ) {
+        let SmallGrid { br, bc, side, mut random, grid } = small_grid(seed, six);
+        // Groups the grid satisfies, of 2 cells to `side`, overlapping at will.
+        let mut groups = Vec::new();
+        for _ in 0..=random.below(6) {
+            let size = 2 + random.below(side - 1);
+            let mut cells: Vec<usize> = (0..side * side).collect();
+            random.shuffle(&mut cells);
+            let (mut group, mut digits) = (Vec::new(), Vec::new());
+            for cell in cells {
+                let digit = grid.as_bytes()[cell];
+                if group.len() < size && !digits.contains(&digit) {
+                    digits.push(digit);
+                    group.push(cell);
+                }
+            }
+            groups.push(group);
+        }
+        let classic = || {
+            let mut units = rows_and_columns(side);
+            units.extend(boxes(br, bc));
+            units
+        };
+        let rules = Rules::new(Shape::new(br, bc)).with_distinct_groups(groups.clone()).unwrap();
+        let mut units = classic();
+        units.extend(groups);
+        agrees(&rules, &puzzle_from(&grid, &keep), side, &units)?;
+
+        // Anti-knight and anti-king, which the grid need not satisfy: the
+        // count may be anything, 0 included.
+        let sparse: Vec<bool> = keep.iter().map(|&k| k && random.below(3) == 0).collect();
+        for (rules, moves) in [
+            (Rules::new(Shape::new(br, bc)).with_anti_knight(), &KNIGHT),
+            (Rules::new(Shape::new(br, bc)).with_anti_king(), &KING),
+        ] {
+            let mut units = classic();
+            units.extend(pairs_apart(side, moves));
+            agrees(&rules, &puzzle_from(&grid, &sparse), side, &units)?;
+        }
+    }
+}
+
+#[test]
+fn groups_of_distinct_digits_are_checked_kept_and_compared_as_sets() {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_distinct(&[3]), Err(RulesError::DistinctSize { found: 1, side: 4 }));
+    assert_eq!(four().with_distinct(&[0, 1, 2, 3, 4]), Err(RulesError::DistinctSize { found: 5, side: 4 }));
+    assert_eq!(four().with_distinct(&[0, 16]), Err(RulesError::CellOutOfRange { cell: 16, cells: 16 }));
+    assert_eq!(four().with_distinct(&[5, 5]), Err(RulesError::RepeatedCell { cell: 5 }));
+    assert_eq!(
+        four().with_distinct(&[9]).unwrap_err().to_string(),
+        "a group of distinct digits has 1 cells; it needs 2 to 4"
+    );
+
+    // Order does not matter, repeats count once, and the plain rules are not these.
+    let a = four().with_distinct(&[6, 0]).unwrap().with_distinct(&[15, 12, 5]).unwrap();
+    let b = four().with_distinct(&[12, 5, 15]).unwrap().with_distinct(&[0, 6]).unwrap().with_distinct(&[6, 0]).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.distinct_groups().collect::<Vec<_>>(), [vec![0, 6], vec![5, 12, 15]]);
+    assert_ne!(a, four());
+    assert!(!a.is_classic());
+    assert_eq!(four().with_anti_knight().with_anti_knight(), four().with_anti_knight());
+    assert_eq!(four().with_anti_king().distinct_groups().count(), 2 * 3 * 3);
+
+    // Other rules added later keep the groups.
+    let jigsaw = a.clone().with_regions("aabb aabb ccdd ccdd").unwrap().with_diagonals().with_cage(3, &[0, 1]).unwrap();
+    assert_eq!(jigsaw.distinct_groups().collect::<Vec<_>>(), a.distinct_groups().collect::<Vec<_>>());
+
+    // Givens that break a group: the error names it.
+    let err = a.parse("1.....1.........").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 7: 1 at row 2, column 3 repeats the 1 at row 1, column 1 in the same group of distinct digits"
+    );
+}
+
+#[test]
+fn anti_knight_and_anti_king_grids_on_9x9() {
+    let rules = Rules::new(Shape::NINE).with_anti_knight().with_anti_king();
+    let grid = Board::empty_with(&rules).solve().expect("grids with both exist");
+    let digits = grid.as_str().as_bytes();
+    assert!(digits.iter().all(u8::is_ascii_digit));
+    for pair in pairs_apart(9, &KNIGHT).into_iter().chain(pairs_apart(9, &KING)) {
+        assert_ne!(digits[pair[0]], digits[pair[1]], "cells {} and {} of {}", pair[0], pair[1], grid);
+    }
+    // The grid with a third of its cells removed still has it among its
+    // solutions, and every solution keeps the rules.
+    let puzzle: String =
+        grid.as_str().chars().enumerate().map(|(cell, c)| if cell % 3 == 0 { '.' } else { c }).collect();
+    let board = rules.parse(&puzzle).unwrap();
+    let solutions: Vec<Board> = board.solutions().take(50).collect();
+    assert!(solutions.contains(&grid));
+    assert_eq!(board.count_solutions(50), solutions.len());
+}
