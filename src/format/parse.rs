@@ -35,10 +35,13 @@ use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
 /// # Ok::<(), lazydoku::ParseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[expect(clippy::struct_excessive_bools, reason = "independent options, each set by a builder method of its own")]
 pub struct Parser {
     shape: Option<Shape>,
     diagonals: bool,
     windows: bool,
+    anti_knight: bool,
+    anti_king: bool,
     hex: bool,
 }
 
@@ -89,6 +92,68 @@ impl Parser {
     pub fn windows(mut self, yes: bool) -> Parser {
         self.windows = yes;
         self
+    }
+
+    /// Adds anti-knight's rule to the board read, on whatever shape it has
+    /// ([`Rules::with_anti_knight`]): no digit twice a knight's move apart.
+    /// Rules given to [`Parser::parse_with_rules`] are taken as they are.
+    ///
+    /// ```
+    /// use lazydoku::format::{ParseError, Parser};
+    /// use lazydoku::{Region, Rules, Shape};
+    ///
+    /// let anti_knight = Parser::new().anti_knight(true);
+    /// let (board, _) = anti_knight.parse("1... .... .... ....")?;
+    /// assert_eq!(board.rules(), Rules::new(Shape::new(2, 2)).with_anti_knight());
+    /// // r1c1 and r2c3 are a knight's move apart.
+    /// let err = anti_knight.parse("1... ..1. .... ....").unwrap_err();
+    /// assert!(matches!(err, ParseError::Repeated { region: Region::Distinct, .. }), "{err}");
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn anti_knight(mut self, yes: bool) -> Parser {
+        self.anti_knight = yes;
+        self
+    }
+
+    /// Adds anti-king's rule to the board read, on whatever shape it has
+    /// ([`Rules::with_anti_king`]): no digit twice in cells that touch at a
+    /// corner. Rules given to [`Parser::parse_with_rules`] are taken as they
+    /// are.
+    #[must_use]
+    pub fn anti_king(mut self, yes: bool) -> Parser {
+        self.anti_king = yes;
+        self
+    }
+
+    /// The rules of `shape` with what this parser adds, kept for the next
+    /// call on this thread: every line of a batch asks for the same ones,
+    /// and building them took some 30 µs a line, more than checking an
+    /// easy 9x9 puzzle.
+    fn added_rules(self, shape: Shape) -> Rules {
+        type Last = Option<(Shape, [bool; 3], Rules)>;
+        thread_local! {
+            static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
+        }
+        let options = [self.windows, self.anti_knight, self.anti_king];
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((kept, kept_options, rules)) if *kept == shape && *kept_options == options => rules.clone(),
+                _ => {
+                    let rules = self.added_to(Rules::new(shape));
+                    *last = Some((shape, options, rules.clone()));
+                    rules
+                }
+            }
+        })
+    }
+
+    /// `rules` with the windows and chess rules this parser adds.
+    fn added_to(self, rules: Rules) -> Rules {
+        let rules = if self.windows { rules.with_windows() } else { rules };
+        let rules = if self.anti_knight { rules.with_anti_knight() } else { rules };
+        if self.anti_king { rules.with_anti_king() } else { rules }
     }
 
     /// Reads 16x16 boards in the hexadecimal convention: `0-F` are the
@@ -198,7 +263,7 @@ impl Parser {
             None => rules,
         };
         let rules = if self.diagonals { rules.with_diagonals() } else { rules };
-        Ok(if self.windows { rules.with_windows() } else { rules })
+        Ok(self.added_to(rules))
     }
 
     /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
@@ -271,6 +336,8 @@ impl Parser {
         if self.hex
             || self.diagonals
             || self.windows
+            || self.anti_knight
+            || self.anti_king
             || self.shape.is_some_and(|s| s != Shape::NINE)
             || text.len() != 81
         {
@@ -400,8 +467,8 @@ impl Parser {
     }
 
     fn build(self, scan: &Scan) -> Result<Board, ParseError> {
-        let empty = if self.windows {
-            Board::empty_with(&Rules::new(scan.shape).with_windows())
+        let empty = if self.windows || self.anti_knight || self.anti_king {
+            Board::empty_with(&self.added_rules(scan.shape))
         } else {
             Board::empty(scan.shape)
         };

@@ -558,6 +558,55 @@ fn windoku_takes_each_puzzles_own_size() {
 }
 
 #[test]
+fn chess_rules_take_each_puzzles_own_size_and_join_the_rules_given() {
+    use lazydoku::{Board, Rules, Shape};
+    // Whether no two cells `moves` apart hold the same digit.
+    let keeps = |grid: &str, side: usize, moves: &[(usize, usize)]| {
+        let g = grid.as_bytes();
+        (0..side * side).all(|cell| {
+            let (r, c) = (cell / side, cell % side);
+            moves.iter().all(|&(down, across)| {
+                let right = r + down < side && c + across < side && g[cell] == g[(r + down) * side + c + across];
+                let left = r + down < side && c >= across && g[cell] == g[(r + down) * side + c - across];
+                !right && !left
+            })
+        })
+    };
+    let knight = [(1, 2), (2, 1)];
+    // A 4x4 and a 6x6 line in one input, each on its own size, with the
+    // counts of the same rules built by hand.
+    let (four, six) = (".".repeat(16), "1".to_owned() + &".".repeat(35));
+    let o = common::run(&["all", "--limit", "5000", "--anti-knight", "-q", "-"], format!("{four}\n{six}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let listed = stdout(&o);
+    let (fours, sixes): (Vec<&str>, Vec<&str>) =
+        listed.lines().map(str::trim).filter(|l| !l.is_empty()).partition(|l| l.len() == 16);
+    let count = |rules: Rules, puzzle: &str| rules.parse(puzzle).unwrap().count_solutions(5000);
+    assert_eq!(fours.len(), count(Rules::new(Shape::new(2, 2)).with_anti_knight(), &four), "{listed}");
+    assert_eq!(sixes.len(), count(Rules::new(Shape::new(2, 3)).with_anti_knight(), &six), "{listed}");
+    assert!(fours.len() < 288 && !sixes.is_empty(), "{listed}");
+    assert!(fours.iter().all(|g| keeps(g, 4, &knight)) && sixes.iter().all(|g| keeps(g, 6, &knight)), "{listed}");
+
+    // Joined to a jigsaw map: the count of the map's rules with anti-king's.
+    let map = "aaab acbb ccbd cddd";
+    let o = common::run(&["count", "--regions", map, "--anti-king", "--limit", "1000", "-q", &four], "");
+    let expected = Board::empty_with(&Rules::jigsaw(map).unwrap().with_anti_king()).count_solutions(1000);
+    assert_eq!(stdout(&o).trim(), expected.to_string(), "{}", stderr(&o));
+
+    // Generated puzzles are unique under the chess rules, not without them.
+    let o = common::run(&["generate", "--anti-knight", "--anti-king", "--count", "3", "--seed", "1"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let puzzles = stdout(&o);
+    let with = common::run(&["check", "-q", "--anti-knight", "--anti-king"], &puzzles);
+    assert_eq!(stdout(&with), "unique\n".repeat(3), "{puzzles}");
+    let without = common::run(&["check", "-q"], &puzzles);
+    assert_eq!(stdout(&without), "multiple\n".repeat(3), "{puzzles}");
+    let solved = common::run(&["solve", "-q", "--anti-knight", "--anti-king"], &puzzles);
+    let king = [(1, 1)];
+    assert!(stdout(&solved).lines().all(|g| keeps(g, 9, &knight) && keeps(g, 9, &king)), "{}", stdout(&solved));
+}
+
+#[test]
 fn trace_follows_the_rules_given() {
     // The README's jigsaw: the last board traced is its solution.
     let o = common::run(&["trace", "--regions", "aaab acbb ccbd cddd", "1......2...3...."], "");

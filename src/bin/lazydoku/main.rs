@@ -233,6 +233,7 @@ struct BatchArgs {
 }
 
 #[derive(Args, Debug)]
+#[expect(clippy::struct_excessive_bools, reason = "command-line flags, each independent of the others")]
 struct PuzzleArgs {
     /// Box shape, rows x columns (as `2x3`), instead of inferring it; `latinN` for
     /// an N x N board with no boxes (a Latin square, or the base of a jigsaw).
@@ -252,6 +253,13 @@ struct PuzzleArgs {
     /// (on 9x9, rows and columns 2-4 and 6-8), on each puzzle's own size.
     #[arg(long)]
     windoku: bool,
+    /// Anti-knight: no digit twice a knight's move apart, on each puzzle's own size.
+    #[arg(long)]
+    anti_knight: bool,
+    /// Anti-king: no digit twice in cells that touch at a corner, on each
+    /// puzzle's own size.
+    #[arg(long)]
+    anti_king: bool,
     /// Killer cages: a cage map (one label per cell, `.` for none; without --shape its size
     /// gives the board's), then `label=sum` for each cage; or JSON,
     /// `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
@@ -308,6 +316,7 @@ impl PuzzleArgs {
             Self::windows_fit(rules.shape())?;
             rules = rules.with_windows();
         }
+        rules = self.chess(rules);
         if let Some((file, text, json)) = cages {
             let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
             rules = cages.map_err(|e| format!("{file}: {e}"))?;
@@ -332,8 +341,19 @@ impl PuzzleArgs {
         }
     }
 
+    /// `rules` with `--anti-knight`'s and `--anti-king`'s pairs.
+    fn chess(&self, rules: Rules) -> Rules {
+        let rules = if self.anti_knight { rules.with_anti_knight() } else { rules };
+        if self.anti_king { rules.with_anti_king() } else { rules }
+    }
+
     fn parser(&self) -> PuzzleParser {
-        let parser = PuzzleParser::new().diagonals(self.x).windows(self.windoku).hex(self.hex);
+        let parser = PuzzleParser::new()
+            .diagonals(self.x)
+            .windows(self.windoku)
+            .anti_knight(self.anti_knight)
+            .anti_king(self.anti_king)
+            .hex(self.hex);
         match self.shape {
             Some(shape) => parser.shape(shape),
             None => parser,
@@ -512,7 +532,16 @@ impl BatchArgs {
             timeout: None,
             max_nodes: None,
             input: Mode::Auto,
-            puzzle: PuzzleArgs { shape: None, x: false, hex: false, regions: None, windoku: false, cages: None },
+            puzzle: PuzzleArgs {
+                shape: None,
+                x: false,
+                hex: false,
+                regions: None,
+                windoku: false,
+                anti_knight: false,
+                anti_king: false,
+                cages: None,
+            },
         }
     }
 
@@ -578,8 +607,9 @@ fn threads(jobs: Option<usize>, quiet: bool) -> usize {
     }
 }
 
-/// A generator of the rules that the flags give: `--regions`, `--windoku`
-/// and `--cages`, or `--shape` and `--x` alone (9x9 by default).
+/// A generator of the rules that the flags give: `--regions`, `--windoku`,
+/// `--anti-knight`, `--anti-king` and `--cages`, or `--shape` and `--x`
+/// alone (9x9 by default).
 fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
     let rules = if let Some(rules) = puzzle.rules()? {
         rules
@@ -588,7 +618,7 @@ fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
         let default = if puzzle.hex { Shape::new(4, 4) } else { Shape::NINE };
         let shape = puzzle.shape.unwrap_or(default);
         let rules = if puzzle.x { Rules::new(shape).with_diagonals() } else { Rules::new(shape) };
-        if puzzle.windoku { rules.with_windows() } else { rules }
+        puzzle.chess(if puzzle.windoku { rules.with_windows() } else { rules })
     };
     if puzzle.hex && rules.shape().side() != 16 {
         return Err(format!(
