@@ -162,6 +162,18 @@ impl Clauses {
                 }
             }
         }
+        // No consecutive digits side by side, pair by pair of candidates.
+        if geometry.non_consecutive {
+            for a in (0..geometry.cells).filter(|&c| text[c] == EMPTY) {
+                for b in geometry.side_neighbours(a).filter(|&b| b > a && text[b] == EMPTY) {
+                    for digit in bits(cands[a]) {
+                        for next in bits(cands[b] & geometry.consecutive_to(1 << digit)) {
+                            solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, next)) ^ 1]);
+                        }
+                    }
+                }
+            }
+        }
         let filled = (0..geometry.cells).map(|c| if text[c] == EMPTY { 0 } else { cands[c] }).collect();
         Some(Clauses { solver, cells, filled })
     }
@@ -276,6 +288,7 @@ mod tests {
             Rules::new(Shape::new(2, 3)).with_anti_king(),
             Rules::new(Shape::new(3, 3)).with_anti_knight(),
             Rules::new(Shape::new(2, 3)).with_distinct(&[0, 7, 14, 21]).unwrap().with_distinct(&[5, 30]).unwrap(),
+            Rules::new(Shape::new(2, 3)).with_non_consecutive(),
         ];
         let mut random = SplitMix64::new(2026);
         let mut seen = [0usize; 3];

@@ -52,6 +52,22 @@ pub enum Conflict {
         /// The column of the cell that already holds the digit.
         peer_col: usize,
     },
+    /// A cell that shares a side with the cell holds a digit one below or
+    /// above it, under the non-consecutive rule.
+    Consecutive {
+        /// The digit.
+        digit: u8,
+        /// The neighbour's digit.
+        neighbour: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The neighbour's row.
+        neighbour_row: usize,
+        /// The neighbour's column.
+        neighbour_col: usize,
+    },
     /// The digit fills a killer cage whose digits do not add up to its sum.
     CageSum {
         /// The cage's sum.
@@ -84,6 +100,14 @@ impl fmt::Display for Conflict {
                 col + 1,
                 peer_row + 1,
                 peer_col + 1
+            ),
+            Conflict::Consecutive { digit, neighbour, row, col, neighbour_row, neighbour_col } => write!(
+                f,
+                "{digit} cannot go at row {}, column {}: the {neighbour} next to it at row {}, column {} is consecutive",
+                row + 1,
+                col + 1,
+                neighbour_row + 1,
+                neighbour_col + 1
             ),
             Conflict::CageSum { sum, found, row, col } => write!(
                 f,

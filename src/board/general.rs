@@ -293,6 +293,17 @@ impl General {
                 self.eliminate(g, peer, bit, pending)?;
             }
         }
+        if g.non_consecutive {
+            let near = g.consecutive_to(bit);
+            for neighbour in g.side_neighbours(cell) {
+                if self.cands[neighbour] & near != 0 {
+                    if self.text[neighbour] != EMPTY {
+                        return Err(self.fail(Conflict::Cell(to_u16(neighbour))));
+                    }
+                    self.eliminate(g, neighbour, near, pending)?;
+                }
+            }
+        }
         Ok(())
     }
 
@@ -806,7 +817,9 @@ impl Engine for General {
     /// alone. Not with killer cages, whose sums the residual problem lacks.
     fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
         let empty = usize::from(self.empty);
-        if !self.settled || !self.geometry.cages.is_empty() || empty > threshold.min(MAX_CELLS) {
+        // The direct count knows peers only: not sums, not consecutive digits.
+        let pairs_only = self.geometry.cages.is_empty() && !self.geometry.non_consecutive;
+        if !self.settled || !pairs_only || empty > threshold.min(MAX_CELLS) {
             return None;
         }
         Some(if empty == 0 {
@@ -859,6 +872,16 @@ impl Engine for General {
             if self.cands[peer] & bit != 0 {
                 self.cands[peer] &= !bit;
                 self.drop_places(&geometry, peer, bit);
+            }
+        }
+        if geometry.non_consecutive {
+            let near = geometry.consecutive_to(bit);
+            for neighbour in geometry.side_neighbours(cell) {
+                let gone = self.cands[neighbour] & near;
+                if gone != 0 && self.text[neighbour] == EMPTY {
+                    self.cands[neighbour] &= !gone;
+                    self.drop_places(&geometry, neighbour, gone);
+                }
             }
         }
     }

@@ -291,6 +291,19 @@ impl Board {
                 peer_col: peer % g.side,
             });
         }
+        if g.non_consecutive {
+            let near = |d: Option<u8>| d.is_some_and(|d| d.abs_diff(digit) == 1);
+            if let Some(neighbour) = g.side_neighbours(cell).find(|&n| near(self.get(n))) {
+                return Err(Conflict::Consecutive {
+                    digit,
+                    neighbour: self.get(neighbour).unwrap_or(0),
+                    row,
+                    col,
+                    neighbour_row: neighbour / g.side,
+                    neighbour_col: neighbour % g.side,
+                });
+            }
+        }
         self.put_given(cell, bit);
         // A cage this digit fills must add up.
         if let Some(cage) = g.cages.iter().find(|cage| cage.cells.contains(&u16::try_from(cell).unwrap_or(u16::MAX))) {

@@ -74,6 +74,7 @@ impl fmt::Debug for Rules {
             .field("extra", &count(Region::Extra))
             .field("cages", &self.geometry.cages.len())
             .field("distinct", &self.geometry.distinct.len())
+            .field("non_consecutive", &self.geometry.non_consecutive)
             .finish_non_exhaustive()
     }
 }
@@ -200,7 +201,7 @@ impl Rules {
         units.extend(
             old.into_iter().filter(|(k, _)| !matches!(k, Region::Row | Region::Column | Region::Box | Region::Jigsaw)),
         );
-        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list(), self.geometry.distinct.clone()))
+        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list(), &self.geometry))
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -214,12 +215,7 @@ impl Rules {
         let mut units = units;
         units.push((Region::Diagonal, (0..side).map(|i| i * side + i).collect()));
         units.push((Region::Diagonal, (0..side).map(|i| i * side + side - 1 - i).collect()));
-        Rules::from_parts(
-            self.geometry.shape.with_diagonals(),
-            &units,
-            self.geometry.cage_list(),
-            self.geometry.distinct.clone(),
-        )
+        Rules::from_parts(self.geometry.shape.with_diagonals(), &units, self.geometry.cage_list(), &self.geometry)
     }
 
     /// These rules with windoku's windows as regions as well: boxes of the
@@ -554,6 +550,36 @@ impl Rules {
         self.with_distinct_groups(pairs).expect("pairs of distinct cells on the board")
     }
 
+    /// These rules with the non-consecutive rule: no two cells that share a
+    /// side hold consecutive digits (as 4 and 5).
+    ///
+    /// Relabelling digits does not keep this rule, so
+    /// [`Board::transformed`](crate::Board::transformed) leaves such boards
+    /// as they are.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::new(2, 3)).with_non_consecutive();
+    /// let grid = Board::empty_with(&rules).solve().expect("6x6 grids exist");
+    /// let digit = |cell| i32::from(grid.get(cell).unwrap());
+    /// assert!((0..36).filter(|c| c % 6 < 5).all(|c| (digit(c) - digit(c + 1)).abs() != 1));
+    /// assert!((0..30).all(|c| (digit(c) - digit(c + 6)).abs() != 1));
+    /// ```
+    #[must_use]
+    pub fn with_non_consecutive(self) -> Rules {
+        if self.geometry.non_consecutive {
+            return self;
+        }
+        Rules::sharing(self.geometry.with_non_consecutive())
+    }
+
+    /// Whether the rules have [`Rules::with_non_consecutive`]'s.
+    #[must_use]
+    pub fn is_non_consecutive(&self) -> bool {
+        self.geometry.non_consecutive
+    }
+
     /// Every group of distinct digits ([`Rules::with_distinct`]), each with
     /// its cells in order, the groups in order and without repeats.
     pub fn distinct_groups(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
@@ -592,15 +618,17 @@ impl Rules {
         Rules { geometry }
     }
 
+    /// Rules of `units`, `cages` and the groups of distinct digits, with
+    /// the non-consecutive rule as `like` has it.
     fn from_parts(
         shape: Shape,
         units: &[(Region, Vec<usize>)],
         cages: Vec<(usize, Vec<usize>)>,
-        distinct: Vec<Vec<u16>>,
+        like: &Geometry,
     ) -> Rules {
         let side = shape.side();
         let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
-        Rules::sharing(Geometry::from_parts(shape, units, cages, distinct))
+        Rules::sharing(Geometry::from_parts(shape, units, cages, like.distinct.clone()).non_consecutive_as(like))
     }
 
     /// Rules of `geometry`: the classic shape's own, shared, when it has
@@ -620,7 +648,7 @@ impl Rules {
         if units.len() == before {
             return self;
         }
-        Rules::from_parts(self.geometry.shape, &units, self.geometry.cage_list(), self.geometry.distinct.clone())
+        Rules::from_parts(self.geometry.shape, &units, self.geometry.cage_list(), &self.geometry)
     }
 }
 

@@ -297,6 +297,8 @@ pub(crate) struct Geometry {
     /// Groups of cells whose digits differ, without a region's duty to
     /// hold every digit: their cells are peers, and that is all.
     pub(crate) distinct: Vec<Vec<u16>>,
+    /// Whether cells that share a side may not hold consecutive digits.
+    pub(crate) non_consecutive: bool,
     /// Sums the cages imply (see [`implied_sums`]): cages for propagation,
     /// and steps of their own for `explain`.
     pub(crate) implied: Vec<ImpliedSum>,
@@ -714,6 +716,7 @@ impl PartialEq for Geometry {
             || self.kinds.len() != other.kinds.len()
             || self.cages.len() != other.cages.len()
             || self.distinct != other.distinct
+            || self.non_consecutive != other.non_consecutive
         {
             return false;
         }
@@ -770,13 +773,55 @@ impl Geometry {
     /// where building them again took one list a unit. Every line of a
     /// file of killer puzzles comes here.
     pub(crate) fn with_cages(&self, cages: Vec<Cage>) -> Geometry {
-        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, self.distinct.clone())
+        let geometry =
+            Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, self.distinct.clone());
+        geometry.non_consecutive_as(self)
     }
 
     /// This geometry with `distinct` in place of its groups of distinct
     /// digits (checked by the caller).
     pub(crate) fn with_distinct(&self, distinct: Vec<Vec<u16>>) -> Geometry {
-        Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), self.cages.clone(), distinct)
+        let geometry =
+            Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), self.cages.clone(), distinct);
+        geometry.non_consecutive_as(self)
+    }
+
+    /// This geometry with `other`'s non-consecutive rule, or without.
+    pub(crate) fn non_consecutive_as(mut self, other: &Geometry) -> Geometry {
+        self.non_consecutive = other.non_consecutive;
+        self
+    }
+
+    /// This geometry with the non-consecutive rule: cells that share a
+    /// side hold no consecutive digits.
+    pub(crate) fn with_non_consecutive(&self) -> Geometry {
+        let mut geometry = Geometry::from_units(
+            self.shape,
+            self.kinds.clone(),
+            self.unit_cells.clone(),
+            self.cages.clone(),
+            self.distinct.clone(),
+        );
+        geometry.non_consecutive = true;
+        geometry
+    }
+
+    /// The cells that share a side with `cell`.
+    #[inline]
+    pub(crate) fn side_neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let (side, row, col) = (self.side, cell / self.side, cell % self.side);
+        let up = (row > 0).then(|| cell - side);
+        let down = (row + 1 < side).then(|| cell + side);
+        let left = (col > 0).then(|| cell - 1);
+        let right = (col + 1 < side).then(|| cell + 1);
+        [up, left, right, down].into_iter().flatten()
+    }
+
+    /// The digits that cannot share a side with `bit`'s digit under the
+    /// non-consecutive rule: the one below it and the one above it.
+    #[inline]
+    pub(crate) fn consecutive_to(&self, bit: u32) -> u32 {
+        ((bit << 1) | (bit >> 1)) & self.full
     }
 
     /// [`Geometry::from_parts`], with the units' kinds and their cells,
@@ -866,6 +911,7 @@ impl Geometry {
             implied,
             cages,
             distinct,
+            non_consecutive: false,
             cell_cages,
             cell_cage_start,
         }

@@ -32,8 +32,8 @@ impl Board {
     /// On classic rules any symmetry of the group above may be applied. On
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
-    /// on killer rules, where relabelling changes sums, the board comes back
-    /// unchanged.
+    /// on killer and non-consecutive rules, where relabelling changes sums
+    /// and which digits are consecutive, the board comes back unchanged.
     ///
     /// ```
     /// use lazydoku::Board;
@@ -49,7 +49,7 @@ impl Board {
     #[must_use]
     pub fn transformed(&self, seed: u64) -> Board {
         let rules = self.rules();
-        if rules.cages().next().is_some() {
+        if rules.cages().next().is_some() || rules.is_non_consecutive() {
             return self.clone();
         }
         let side = self.shape().side();

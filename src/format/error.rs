@@ -88,6 +88,22 @@ pub enum ParseError {
         /// Where.
         column: usize,
     },
+    /// Two givens side by side hold consecutive digits under the
+    /// non-consecutive rule ([`Rules::with_non_consecutive`](crate::Rules::with_non_consecutive)).
+    Consecutive {
+        /// The later given's digit.
+        digit: u8,
+        /// The earlier given's digit, one below or above it.
+        neighbour: u8,
+        /// Row and column (from 0) of the earlier given.
+        first: (usize, usize),
+        /// Row and column (from 0) of the later given.
+        second: (usize, usize),
+        /// Where the later given is in the input.
+        line: usize,
+        /// Where the later given is in the input.
+        column: usize,
+    },
     /// Two givens repeat a digit in one region.
     Repeated {
         /// The repeated digit.
@@ -180,6 +196,7 @@ impl ParseError {
             | ParseError::Matrix { line, column, .. }
             | ParseError::ValueOutOfRange { line, column, .. }
             | ParseError::Repeated { line, column, .. }
+            | ParseError::Consecutive { line, column, .. }
             | ParseError::CageSum { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
@@ -255,6 +272,16 @@ impl fmt::Display for Reason<'_> {
                 r2 + 1,
                 c2 + 1,
                 symbol(digit),
+                r1 + 1,
+                c1 + 1
+            ),
+            ParseError::Consecutive { digit, neighbour, first: (r1, c1), second: (r2, c2), .. } => write!(
+                f,
+                "{} at row {}, column {} is next to the {} at row {}, column {}; the non-consecutive rule keeps them apart",
+                symbol(digit),
+                r2 + 1,
+                c2 + 1,
+                symbol(neighbour),
                 r1 + 1,
                 c1 + 1
             ),

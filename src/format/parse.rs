@@ -42,6 +42,7 @@ pub struct Parser {
     windows: bool,
     anti_knight: bool,
     anti_king: bool,
+    non_consecutive: bool,
     hex: bool,
 }
 
@@ -131,11 +132,11 @@ impl Parser {
     /// and building them took some 30 µs a line, more than checking an
     /// easy 9x9 puzzle.
     fn added_rules(self, shape: Shape) -> Rules {
-        type Last = Option<(Shape, [bool; 3], Rules)>;
+        type Last = Option<(Shape, [bool; 4], Rules)>;
         thread_local! {
             static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
         }
-        let options = [self.windows, self.anti_knight, self.anti_king];
+        let options = [self.windows, self.anti_knight, self.anti_king, self.non_consecutive];
         LAST.with(|last| {
             let mut last = last.borrow_mut();
             match &*last {
@@ -149,11 +150,36 @@ impl Parser {
         })
     }
 
-    /// `rules` with the windows and chess rules this parser adds.
+    /// Adds the non-consecutive rule to the board read, on whatever shape
+    /// it has ([`Rules::with_non_consecutive`]): no two cells that share a
+    /// side hold consecutive digits. Rules given to
+    /// [`Parser::parse_with_rules`] are taken as they are.
+    ///
+    /// ```
+    /// use lazydoku::format::{ParseError, Parser};
+    ///
+    /// let err = Parser::new().non_consecutive(true).parse("12.. .... .... ....").unwrap_err();
+    /// assert!(matches!(err, ParseError::Consecutive { digit: 2, neighbour: 1, .. }), "{err}");
+    /// # Ok::<(), ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn non_consecutive(mut self, yes: bool) -> Parser {
+        self.non_consecutive = yes;
+        self
+    }
+
+    /// Whether this parser adds rules of its own to a plain shape's.
+    fn adds_rules(self) -> bool {
+        self.windows || self.anti_knight || self.anti_king || self.non_consecutive
+    }
+
+    /// `rules` with the windows, chess and non-consecutive rules this
+    /// parser adds.
     fn added_to(self, rules: Rules) -> Rules {
         let rules = if self.windows { rules.with_windows() } else { rules };
         let rules = if self.anti_knight { rules.with_anti_knight() } else { rules };
-        if self.anti_king { rules.with_anti_king() } else { rules }
+        let rules = if self.anti_king { rules.with_anti_king() } else { rules };
+        if self.non_consecutive { rules.with_non_consecutive() } else { rules }
     }
 
     /// Reads 16x16 boards in the hexadecimal convention: `0-F` are the
@@ -335,9 +361,7 @@ impl Parser {
     fn bare_nine(self, text: &str) -> Option<Board> {
         if self.hex
             || self.diagonals
-            || self.windows
-            || self.anti_knight
-            || self.anti_king
+            || self.adds_rules()
             || self.shape.is_some_and(|s| s != Shape::NINE)
             || text.len() != 81
         {
@@ -467,11 +491,8 @@ impl Parser {
     }
 
     fn build(self, scan: &Scan) -> Result<Board, ParseError> {
-        let empty = if self.windows || self.anti_knight || self.anti_king {
-            Board::empty_with(&self.added_rules(scan.shape))
-        } else {
-            Board::empty(scan.shape)
-        };
+        let empty =
+            if self.adds_rules() { Board::empty_with(&self.added_rules(scan.shape)) } else { Board::empty(scan.shape) };
         Self::build_on(scan, empty)
     }
 
@@ -487,6 +508,16 @@ impl Parser {
                         digit,
                         region,
                         first: (peer_row, peer_col),
+                        second: (cell / side, cell % side),
+                        line: raw.line,
+                        column: raw.column,
+                    });
+                }
+                Err(Conflict::Consecutive { digit, neighbour, neighbour_row, neighbour_col, .. }) => {
+                    return Err(ParseError::Consecutive {
+                        digit,
+                        neighbour,
+                        first: (neighbour_row, neighbour_col),
                         second: (cell / side, cell % side),
                         line: raw.line,
                         column: raw.column,

@@ -604,6 +604,24 @@ fn chess_rules_take_each_puzzles_own_size_and_join_the_rules_given() {
     let solved = common::run(&["solve", "-q", "--anti-knight", "--anti-king"], &puzzles);
     let king = [(1, 1)];
     assert!(stdout(&solved).lines().all(|g| keeps(g, 9, &knight) && keeps(g, 9, &king)), "{}", stdout(&solved));
+
+    // The miracle sudoku: two givens, with the non-consecutive rule too.
+    let mut miracle = vec![b'.'; 81];
+    miracle[4 * 9 + 2] = b'1';
+    miracle[5 * 9 + 6] = b'2';
+    let miracle = String::from_utf8(miracle).unwrap();
+    let all_three = ["--anti-knight", "--anti-king", "--non-consecutive"];
+    let o = common::run(&[&["check", "-q"][..], &all_three, &[&miracle]].concat(), "");
+    assert_eq!(stdout(&o), "unique\n", "{}", stderr(&o));
+    let o = common::run(&[&["solve", "-q"][..], &all_three, &[&miracle]].concat(), "");
+    let rules = Rules::new(Shape::NINE).with_anti_knight().with_anti_king().with_non_consecutive();
+    assert_eq!(stdout(&o).trim(), rules.parse(&miracle).unwrap().solve().unwrap().as_str());
+    let o = common::run(&["check", "-q", "--anti-knight", "--anti-king", &miracle], "");
+    assert_eq!(stdout(&o), "multiple\n");
+    // Consecutive givens side by side: invalid, said where.
+    let o = common::run(&["check", "--non-consecutive", "-"], "12..............\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("-:1:2: 2 at row 1, column 2 is next to the 1 at row 1, column 1"), "{}", stderr(&o));
 }
 
 #[test]

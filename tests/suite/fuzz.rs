@@ -261,8 +261,8 @@ fn fuzz_the_parser_the_reader_and_the_board() {
 
 /// Rules as text: region maps, cage maps and JSON cages for a 4x4 or 6x6
 /// board, valid ones mutated a few characters at a time, and groups of
-/// distinct digits made of the text's bytes, with anti-knight or anti-king
-/// rules now and then. Nothing panics; rules that are accepted make boards
+/// distinct digits made of the text's bytes, with anti-knight, anti-king or
+/// non-consecutive rules now and then. Nothing panics; rules that are accepted make boards
 /// whose bounded counts run and whose solutions keep every region, group
 /// and cage.
 #[test]
@@ -323,9 +323,10 @@ fn fuzz_the_rules_readers() {
                 base.clone().with_cage_json(&text),
                 base.with_distinct(&group),
             ];
-            let chess = |rules: Rules| match n % 3 {
+            let chess = |rules: Rules| match n % 4 {
                 0 => rules.with_anti_knight(),
                 1 => rules.with_anti_king(),
+                2 => rules.with_non_consecutive(),
                 _ => rules,
             };
             let boards = read.into_iter().filter_map(Result::ok).map(|rules| Board::empty_with(&chess(rules)));
@@ -336,6 +337,13 @@ fn fuzz_the_rules_readers() {
                 let _ = board.count_solutions_within(2, Budget::nodes(2_000));
                 for solution in board.solutions().within(Budget::nodes(500)).take(3) {
                     assert!(common::solves_units(board.as_str(), solution.as_str(), &units), "{solution}");
+                    let side = rules.shape().side();
+                    let digit = |cell: usize| i32::from(solution.get(cell).unwrap());
+                    let apart = (0..side * side).all(|c| {
+                        (c % side + 1 == side || (digit(c) - digit(c + 1)).abs() != 1)
+                            && (c + side >= side * side || (digit(c) - digit(c + side)).abs() != 1)
+                    });
+                    assert!(!rules.is_non_consecutive() || apart, "{solution}");
                     for (sum, cells) in rules.cages() {
                         let total: usize = cells.iter().map(|&c| usize::from(solution.get(c).unwrap())).sum();
                         assert_eq!(total, sum, "{solution}");

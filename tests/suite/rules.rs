@@ -623,3 +623,112 @@ fn anti_knight_and_anti_king_grids_on_9x9() {
     assert!(solutions.contains(&grid));
     assert_eq!(board.count_solutions(50), solutions.len());
 }
+
+/// The brute-force reference with the non-consecutive rule: backtracking
+/// over the first empty cell, no digit repeated in `units`, and none next
+/// to a consecutive one.
+fn brute_count_non_consecutive(puzzle: &str, side: usize, units: &[Vec<usize>], limit: usize) -> usize {
+    fn fits(grid: &[usize], side: usize, units: &[Vec<usize>], cell: usize, v: usize) -> bool {
+        let (r, c) = (cell / side, cell % side);
+        let near = [(r > 0).then(|| cell - side), (r + 1 < side).then(|| cell + side)]
+            .into_iter()
+            .chain([(c > 0).then(|| cell - 1), (c + 1 < side).then(|| cell + 1)])
+            .flatten();
+        units.iter().filter(|u| u.contains(&cell)).all(|u| u.iter().all(|&o| o == cell || grid[o] != v))
+            && near.into_iter().all(|n| grid[n] == 0 || grid[n].abs_diff(v) != 1)
+    }
+    fn go(grid: &mut [usize], side: usize, units: &[Vec<usize>], limit: usize) -> usize {
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if found < limit && fits(grid, side, units, cell, v) {
+                grid[cell] = v;
+                found += go(grid, side, units, limit - found);
+                grid[cell] = 0;
+            }
+        }
+        found
+    }
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
+    for cell in 0..grid.len() {
+        let v = std::mem::take(&mut grid[cell]);
+        if v != 0 && !fits(&grid, side, units, cell, v) {
+            return 0;
+        }
+        grid[cell] = v;
+    }
+    go(&mut grid, side, units, limit)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn non_consecutive_boards_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.3), 36),
+        with_king in any::<bool>(),
+    ) {
+        // Givens from a random grid, which need not keep the rule: the count
+        // may be anything, 0 included, and a given next to a consecutive
+        // one is refused.
+        let SmallGrid { br, bc, side, grid, .. } = small_grid(seed, six);
+        let puzzle = puzzle_from(&grid, &keep);
+        let mut units = rows_and_columns(side);
+        units.extend(boxes(br, bc));
+        let mut rules = Rules::new(Shape::new(br, bc)).with_non_consecutive();
+        if with_king {
+            rules = rules.with_anti_king();
+            units.extend(pairs_apart(side, &KING));
+        }
+        let expected = brute_count_non_consecutive(&puzzle, side, &units, 20);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ (ParseError::Consecutive { .. } | ParseError::Repeated { .. })) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        prop_assert_eq!(board.count_solutions(20), expected, "{}", puzzle);
+        prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
+        let solutions: Vec<Board> = board.solutions().take(20).collect();
+        prop_assert_eq!(solutions.len(), expected);
+        for solution in &solutions {
+            let text = solution.as_str();
+            prop_assert_eq!(brute_count_non_consecutive(text, side, &units, 2), 1, "{} gave {}", puzzle, text);
+            prop_assert!(puzzle.bytes().zip(text.bytes()).all(|(g, s)| g == b'.' || g == s), "{}", text);
+        }
+    }
+}
+
+#[test]
+fn the_miracle_sudoku_has_one_solution_from_two_givens() {
+    // Mitchell Lee's puzzle: anti-knight, anti-king and non-consecutive,
+    // with a 1 at row 5, column 3 and a 2 at row 6, column 7.
+    let rules = Rules::new(Shape::NINE).with_anti_knight().with_anti_king().with_non_consecutive();
+    assert!(rules.is_non_consecutive() && !Rules::new(Shape::NINE).with_anti_king().is_non_consecutive());
+    let mut puzzle = vec![b'.'; 81];
+    puzzle[4 * 9 + 2] = b'1';
+    puzzle[5 * 9 + 6] = b'2';
+    let board = rules.parse(std::str::from_utf8(&puzzle).unwrap()).unwrap();
+    assert_eq!(board.count_solutions(2), 1);
+    let solution = board.solve().unwrap();
+    let mut units = rows_and_columns(9);
+    units.extend(boxes(3, 3));
+    units.extend(pairs_apart(9, &KNIGHT));
+    units.extend(pairs_apart(9, &KING));
+    assert_eq!(brute_count_non_consecutive(solution.as_str(), 9, &units, 2), 1, "{solution}");
+    // Without the non-consecutive rule, two givens leave many grids.
+    let chess = Rules::new(Shape::NINE).with_anti_knight().with_anti_king();
+    assert_eq!(chess.parse(std::str::from_utf8(&puzzle).unwrap()).unwrap().count_solutions(2), 2);
+    // Givens side by side that are consecutive: refused, and said where.
+    let err = rules.parse(&format!("34{}", ".".repeat(79))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 2: 4 at row 1, column 2 is next to the 3 at row 1, column 1; the non-consecutive rule keeps them apart"
+    );
+    // Relabelling would break the rule: a transformed board is the same.
+    assert_eq!(board.transformed(7), board);
+}

@@ -260,6 +260,10 @@ struct PuzzleArgs {
     /// puzzle's own size.
     #[arg(long)]
     anti_king: bool,
+    /// Non-consecutive: no two cells that share a side hold consecutive
+    /// digits, on each puzzle's own size.
+    #[arg(long)]
+    non_consecutive: bool,
     /// Killer cages: a cage map (one label per cell, `.` for none; without --shape its size
     /// gives the board's), then `label=sum` for each cage; or JSON,
     /// `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
@@ -341,10 +345,12 @@ impl PuzzleArgs {
         }
     }
 
-    /// `rules` with `--anti-knight`'s and `--anti-king`'s pairs.
+    /// `rules` with `--anti-knight`'s and `--anti-king`'s pairs and
+    /// `--non-consecutive`'s rule.
     fn chess(&self, rules: Rules) -> Rules {
         let rules = if self.anti_knight { rules.with_anti_knight() } else { rules };
-        if self.anti_king { rules.with_anti_king() } else { rules }
+        let rules = if self.anti_king { rules.with_anti_king() } else { rules };
+        if self.non_consecutive { rules.with_non_consecutive() } else { rules }
     }
 
     fn parser(&self) -> PuzzleParser {
@@ -353,6 +359,7 @@ impl PuzzleArgs {
             .windows(self.windoku)
             .anti_knight(self.anti_knight)
             .anti_king(self.anti_king)
+            .non_consecutive(self.non_consecutive)
             .hex(self.hex);
         match self.shape {
             Some(shape) => parser.shape(shape),
@@ -540,6 +547,7 @@ impl BatchArgs {
                 windoku: false,
                 anti_knight: false,
                 anti_king: false,
+                non_consecutive: false,
                 cages: None,
             },
         }
@@ -608,8 +616,8 @@ fn threads(jobs: Option<usize>, quiet: bool) -> usize {
 }
 
 /// A generator of the rules that the flags give: `--regions`, `--windoku`,
-/// `--anti-knight`, `--anti-king` and `--cages`, or `--shape` and `--x`
-/// alone (9x9 by default).
+/// `--anti-knight`, `--anti-king`, `--non-consecutive` and `--cages`, or
+/// `--shape` and `--x` alone (9x9 by default).
 fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
     let rules = if let Some(rules) = puzzle.rules()? {
         rules
