@@ -628,7 +628,9 @@ impl Rules {
     ) -> Rules {
         let side = shape.side();
         let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
-        Rules::sharing(Geometry::from_parts(shape, units, cages, like.distinct.clone()).non_consecutive_as(like))
+        Rules::sharing(
+            Geometry::from_parts(shape, units, cages, like.distinct.clone()).non_consecutive(like.non_consecutive),
+        )
     }
 
     /// Rules of `geometry`: the classic shape's own, shared, when it has

@@ -241,9 +241,9 @@ pub enum Region {
     Extra,
     /// A killer cage ([`Rules::with_cage`](crate::Rules::with_cage)).
     Cage,
-    /// Cells whose digits differ, fewer than a region's
-    /// ([`Rules::with_distinct`](crate::Rules::with_distinct)), as two cells
-    /// a knight's move apart under
+    /// A group of cells whose digits differ without having to hold every
+    /// digit ([`Rules::with_distinct`](crate::Rules::with_distinct)), such as
+    /// two cells a knight's move apart under
     /// [`Rules::with_anti_knight`](crate::Rules::with_anti_knight).
     Distinct,
 }
@@ -773,37 +773,32 @@ impl Geometry {
     /// where building them again took one list a unit. Every line of a
     /// file of killer puzzles comes here.
     pub(crate) fn with_cages(&self, cages: Vec<Cage>) -> Geometry {
-        let geometry =
-            Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, self.distinct.clone());
-        geometry.non_consecutive_as(self)
+        self.rebuilt(cages, self.distinct.clone(), self.non_consecutive)
     }
 
     /// This geometry with `distinct` in place of its groups of distinct
     /// digits (checked by the caller).
     pub(crate) fn with_distinct(&self, distinct: Vec<Vec<u16>>) -> Geometry {
-        let geometry =
-            Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), self.cages.clone(), distinct);
-        geometry.non_consecutive_as(self)
-    }
-
-    /// This geometry with `other`'s non-consecutive rule, or without.
-    pub(crate) fn non_consecutive_as(mut self, other: &Geometry) -> Geometry {
-        self.non_consecutive = other.non_consecutive;
-        self
+        self.rebuilt(self.cages.clone(), distinct, self.non_consecutive)
     }
 
     /// This geometry with the non-consecutive rule: cells that share a
     /// side hold no consecutive digits.
     pub(crate) fn with_non_consecutive(&self) -> Geometry {
-        let mut geometry = Geometry::from_units(
-            self.shape,
-            self.kinds.clone(),
-            self.unit_cells.clone(),
-            self.cages.clone(),
-            self.distinct.clone(),
-        );
-        geometry.non_consecutive = true;
-        geometry
+        self.rebuilt(self.cages.clone(), self.distinct.clone(), true)
+    }
+
+    /// This geometry's units with these cages, groups and non-consecutive
+    /// rule.
+    fn rebuilt(&self, cages: Vec<Cage>, distinct: Vec<Vec<u16>>, non_consecutive: bool) -> Geometry {
+        let geometry = Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, distinct);
+        geometry.non_consecutive(non_consecutive)
+    }
+
+    /// This geometry with the non-consecutive rule, or without it.
+    pub(crate) fn non_consecutive(mut self, yes: bool) -> Geometry {
+        self.non_consecutive = yes;
+        self
     }
 
     /// The cells that share a side with `cell`.
