@@ -22,7 +22,9 @@ pub(super) struct Grid {
 
 impl Grid {
     /// The givens of `board`, and for each empty cell every digit that no
-    /// peer holds: what a person writes in before the first deduction.
+    /// peer holds (nor, under the non-consecutive rule, is next to a
+    /// neighbour's digit): what a person writes in before the first
+    /// deduction.
     pub(super) fn new(board: &Board) -> Grid {
         let rules = board.rules();
         let geometry = rules.geometry();
@@ -32,11 +34,18 @@ impl Grid {
                 if values[cell] != 0 {
                     return 0;
                 }
-                geometry
+                let left = geometry
                     .peers(cell)
                     .iter()
                     .filter_map(|&peer| bit(values[usize::from(peer)]))
-                    .fold(geometry.full, |left, taken| left & !taken)
+                    .fold(geometry.full, |left, taken| left & !taken);
+                if !geometry.non_consecutive {
+                    return left;
+                }
+                geometry
+                    .side_neighbours(cell)
+                    .filter_map(|n| bit(values[n]))
+                    .fold(left, |left, taken| left & !geometry.consecutive_to(taken))
             })
             .collect();
         let mut seen = Vec::new();
@@ -82,8 +91,15 @@ impl Grid {
         for (cell, digit) in step.placements() {
             self.values[cell] = digit;
             self.candidates[cell] = 0;
-            for &peer in self.rules.geometry().peers(cell) {
+            let geometry = self.rules.geometry();
+            for &peer in geometry.peers(cell) {
                 self.candidates[usize::from(peer)] &= !(1 << (digit - 1));
+            }
+            if geometry.non_consecutive {
+                let near = geometry.consecutive_to(1 << (digit - 1));
+                for neighbour in geometry.side_neighbours(cell) {
+                    self.candidates[neighbour] &= !near;
+                }
             }
         }
         for (cell, digit) in step.eliminations() {

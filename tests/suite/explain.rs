@@ -113,6 +113,9 @@ fn steps_work_over_the_regions_of_jigsaw_windoku_x_and_killer_rules() {
         Rules::new(Shape::new(4, 4)),
         jigsaw,
         Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap().with_cage(7, &[14, 15]).unwrap(),
+        Rules::new(Shape::NINE).with_anti_knight().with_anti_king(),
+        Rules::new(Shape::new(2, 3)).with_non_consecutive(),
+        Rules::new(Shape::NINE).with_non_consecutive(),
     ];
     for rules in all {
         let puzzles: Vec<Board> =
@@ -131,6 +134,27 @@ fn steps_work_over_the_regions_of_jigsaw_windoku_x_and_killer_rules() {
             }
         }
     }
+}
+
+#[test]
+fn the_non_consecutive_rule_takes_candidates_as_peers_do() {
+    // The miracle sudoku: with the rule's candidates gone from the start,
+    // hidden singles and pointing go on where, without them, the steps
+    // ended stuck after two.
+    let rules = Rules::new(Shape::NINE).with_anti_knight().with_anti_king().with_non_consecutive();
+    let mut puzzle = ".".repeat(81);
+    puzzle.replace_range(38..39, "1");
+    puzzle.replace_range(51..52, "2");
+    let puzzle = rules.parse(&puzzle).unwrap();
+    let solution = puzzle.solve().unwrap();
+    let mut steps = puzzle.explain();
+    let mut count = 0;
+    for step in steps.by_ref() {
+        assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{step}");
+        assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{step}");
+        count += 1;
+    }
+    assert!(count > 10, "{count} steps, ending {:?}", steps.ending());
 }
 
 #[test]
