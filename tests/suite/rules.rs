@@ -77,10 +77,21 @@ fn puzzle_from(grid: &str, keep: &[bool]) -> String {
 /// The library's count against the reference's, and every solution checked.
 fn agrees(rules: &Rules, puzzle: &str, side: usize, units: &[Vec<usize>]) -> Result<(), TestCaseError> {
     let expected = common::brute_count_units(puzzle, side, units, 20);
+    agrees_with(rules, puzzle, expected, |solution| common::solves_units(puzzle, solution, units))
+}
+
+/// The library's count against `expected`, a reference's count to 20, and
+/// every solution checked by `solves`.
+fn agrees_with(
+    rules: &Rules,
+    puzzle: &str,
+    expected: usize,
+    solves: impl Fn(&str) -> bool,
+) -> Result<(), TestCaseError> {
     let board = match rules.parse(puzzle) {
         Ok(board) => board,
         // Givens that clash are refused, and have no solution.
-        Err(e @ ParseError::Repeated { .. }) => {
+        Err(e @ (ParseError::Repeated { .. } | ParseError::Consecutive { .. })) => {
             prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
             return Ok(());
         }
@@ -91,7 +102,7 @@ fn agrees(rules: &Rules, puzzle: &str, side: usize, units: &[Vec<usize>]) -> Res
     let solutions: Vec<Board> = board.solutions().take(20).collect();
     prop_assert_eq!(solutions.len(), expected);
     for solution in &solutions {
-        prop_assert!(common::solves_units(puzzle, solution.as_str(), units), "{} gave {}", puzzle, solution);
+        prop_assert!(solves(solution.as_str()), "{} gave {}", puzzle, solution);
         prop_assert_eq!(solution.rules(), rules.clone());
     }
     Ok(())
@@ -683,23 +694,12 @@ proptest! {
             units.extend(pairs_apart(side, &KING));
         }
         let expected = brute_count_non_consecutive(&puzzle, side, &units, 20);
-        let board = match rules.parse(&puzzle) {
-            Ok(board) => board,
-            Err(e @ (ParseError::Consecutive { .. } | ParseError::Repeated { .. })) => {
-                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
-                return Ok(());
-            }
-            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
-        };
-        prop_assert_eq!(board.count_solutions(20), expected, "{}", puzzle);
-        prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
-        let solutions: Vec<Board> = board.solutions().take(20).collect();
-        prop_assert_eq!(solutions.len(), expected);
-        for solution in &solutions {
-            let text = solution.as_str();
-            prop_assert_eq!(brute_count_non_consecutive(text, side, &units, 2), 1, "{} gave {}", puzzle, text);
-            prop_assert!(puzzle.bytes().zip(text.bytes()).all(|(g, s)| g == b'.' || g == s), "{}", text);
-        }
+        // A solution is complete, keeps the givens, and keeps every rule:
+        // the reference finds it, and nothing else, when given all of it.
+        agrees_with(&rules, &puzzle, expected, |solution| {
+            brute_count_non_consecutive(solution, side, &units, 2) == 1
+                && puzzle.bytes().zip(solution.bytes()).all(|(g, s)| g == b'.' || g == s)
+        })?;
     }
 }
 
