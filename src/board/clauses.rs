@@ -29,6 +29,19 @@ const MOST_CAGE_FILLINGS: usize = 256;
 
 /// Exactly one of `lits`: one clause for at least one, and one for each
 /// pair for at most one.
+/// No two of the empty `cells` hold the same digit: a binary clause for
+/// each pair and each candidate they share, `literal(cell, digit)` being
+/// the variable of the digit in the cell.
+fn distinct(solver: &mut Solver, cells: &[usize], literal: impl Fn(usize, usize) -> Lit, cands: &[u32]) {
+    for (k, &a) in cells.iter().enumerate() {
+        for &b in &cells[k + 1..] {
+            for digit in bits(cands[a] & cands[b]) {
+                solver.add_clause(&[literal(a, digit) ^ 1, literal(b, digit) ^ 1]);
+            }
+        }
+    }
+}
+
 fn exactly_one(solver: &mut Solver, lits: &[Lit]) {
     solver.add_clause(lits);
     for (k, &a) in lits.iter().enumerate() {
@@ -139,28 +152,15 @@ impl Clauses {
                 }
             }
             // Distinct digits, for the cells of a cage that share no unit.
-            for (k, &a) in empty.iter().enumerate() {
-                for &b in &empty[k + 1..] {
-                    for digit in bits(cands[a] & cands[b]) {
-                        solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, digit)) ^ 1]);
-                    }
-                }
-            }
+            distinct(&mut solver, empty, |cell, digit| positive(var(cell, digit)), cands);
         }
-        // Groups of distinct digits, pair by pair (a filled cell's digit is
-        // gone from its peers' candidates already).
+        // Groups of distinct digits, over their empty cells (a filled
+        // cell's digit is gone from its peers' candidates already).
+        let mut empty = Vec::new();
         for group in &geometry.distinct {
-            for (k, &a) in group.iter().enumerate() {
-                for &b in &group[k + 1..] {
-                    let (a, b) = (usize::from(a), usize::from(b));
-                    if text[a] != EMPTY || text[b] != EMPTY {
-                        continue;
-                    }
-                    for digit in bits(cands[a] & cands[b]) {
-                        solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, digit)) ^ 1]);
-                    }
-                }
-            }
+            empty.clear();
+            empty.extend(group.iter().map(|&c| usize::from(c)).filter(|&c| text[c] == EMPTY));
+            distinct(&mut solver, &empty, |cell, digit| positive(var(cell, digit)), cands);
         }
         // No consecutive digits side by side, pair by pair of candidates.
         if geometry.non_consecutive {

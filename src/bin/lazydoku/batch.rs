@@ -495,7 +495,7 @@ fn write_all(
                 Solved::Blocks { crlf, .. } | Solved::Chunk { crlf, .. } | Solved::Solutions { crlf, .. } => *crlf,
                 Solved::Failed(_) => false,
             };
-            if !written(write_lines(&mut out, line, crlf).and_then(|()| out.write_all(ending(crlf))))? {
+            if !written(write_line(&mut out, line, crlf))? {
                 return Ok(summary);
             }
         }
@@ -535,7 +535,7 @@ fn write_all(
                 summary.count(status);
             }
             if let Some(text) = &outcome.out {
-                if !written(write_lines(&mut out, text, crlf).and_then(|()| out.write_all(ending(crlf))))? {
+                if !written(write_line(&mut out, text, crlf))? {
                     return Ok(summary);
                 }
             }
@@ -561,9 +561,11 @@ fn write_all(
     Ok(summary)
 }
 
-/// A line's ending: CRLF where `crlf` says so, else LF.
-fn ending(crlf: bool) -> &'static [u8] {
-    if crlf { b"\r\n" } else { b"\n" }
+/// Writes `text` as whole lines: [`write_lines`], then the last line's
+/// ending.
+fn write_line(out: &mut impl Write, text: &str, crlf: bool) -> io::Result<()> {
+    write_lines(out, text, crlf)?;
+    out.write_all(if crlf { b"\r\n" } else { b"\n" })
 }
 
 /// Writes `text`, whose lines end with LF, with CRLF endings instead
