@@ -54,6 +54,8 @@ pub struct Layout {
     pub(crate) region_map: Option<String>,
     /// The cage map and its sums the puzzle brought with it, as written.
     pub(crate) cage_map: Option<String>,
+    /// The names of the rules the puzzle brought with it, apart by commas.
+    pub(crate) rule_names: Option<String>,
 }
 
 impl Layout {
@@ -100,6 +102,25 @@ impl Layout {
     #[must_use]
     pub fn cage_map(&self) -> Option<&str> {
         self.cage_map.as_deref()
+    }
+
+    /// The names of the rules that came with the puzzle and that no map
+    /// gives, apart by commas (`anti-knight,non-consecutive`, as a
+    /// one-line puzzle's `rules:` token takes them); `None` when it named
+    /// none. The names are `diagonals`, `windoku`, `anti-knight`,
+    /// `anti-king` and `non-consecutive`.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let (board, layout) = Parser::new().parse("1... .... .... .... rules:anti-knight")?;
+    /// assert_eq!(layout.rule_names(), Some("anti-knight"));
+    /// assert_eq!(board.rules(), lazydoku::Rules::new(lazydoku::Shape::new(2, 2)).with_anti_knight());
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn rule_names(&self) -> Option<&str> {
+        self.rule_names.as_deref()
     }
 
     /// `board` written the way the puzzle was.

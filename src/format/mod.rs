@@ -25,7 +25,7 @@ use std::fmt;
 
 pub use error::ParseError;
 pub use layout::{Layout, LayoutKind};
-pub use parse::Parser;
+pub use parse::{Parser, RULE_NAMES};
 
 use itertools::Itertools;
 

@@ -257,13 +257,69 @@ impl Parser {
 
     /// Reads a puzzle written with its own rules, `found` in `text`.
     fn parse_with_own_rules(self, text: &str, found: &LineRules<'_>) -> Result<(Board, Layout), ParseError> {
-        let rules = self.line_rules(found)?;
-        let scan = self.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
-        let board = Self::build_on(&scan, Board::empty_with(&rules))?;
-        let (board, mut layout) = self.with_layout(text, &scan, board);
+        let (parser, names) = match found.names {
+            Some(names) => {
+                let (parser, list) = self.with_rules_named(names)?;
+                (parser, Some(list))
+            }
+            None => (self, None),
+        };
+        let (board, mut layout) = if found.regions.is_none() && found.cages.is_none() {
+            // Named rules alone: built as the options of a parser are, once
+            // per thread for a batch of such lines.
+            let scan = parser.scan(&text[..found.end], found.on_puzzle_line(text))?;
+            let board = parser.build(&scan)?;
+            parser.with_layout(text, &scan, board)
+        } else {
+            let rules = parser.line_rules(found)?;
+            let scan = parser.shape(rules.shape()).scan(&text[..found.end], found.on_puzzle_line(text))?;
+            let board = Self::build_on(&scan, Board::empty_with(&rules))?;
+            parser.with_layout(text, &scan, board)
+        };
         layout.region_map = found.regions.map(|map| map.text.to_owned());
         layout.cage_map = found.cages.map(|map| map.text.to_owned());
+        layout.rule_names = names;
         Ok((board, layout))
+    }
+
+    /// This parser with the rules that `names` names switched on (names
+    /// apart by commas or white space), and the names, apart by commas.
+    fn with_rules_named(self, names: RulesPart<'_>) -> Result<(Parser, String), ParseError> {
+        let mut parser = self;
+        let mut list = Vec::new();
+        for range in token_ranges(names.text).flat_map(|token| {
+            let start = token.start;
+            names.text[token].split(',').scan(start, |at, name| {
+                let range = *at..*at + name.len();
+                *at += name.len() + 1;
+                Some(range)
+            })
+        }) {
+            let name = &names.text[range.clone()];
+            if name.is_empty() {
+                continue;
+            }
+            parser = match name {
+                "diagonals" => parser.diagonals(true),
+                "windoku" => parser.windows(true),
+                "anti-knight" => parser.anti_knight(true),
+                "anti-king" => parser.anti_king(true),
+                "non-consecutive" => parser.non_consecutive(true),
+                _ => {
+                    let column = names.column + names.text[..range.start].chars().count();
+                    let reason = format!("no rule is named '{name}': the names are {}", RULE_NAMES.join(", "));
+                    return Err(ParseError::LineRules { line: names.line, column, reason });
+                }
+            };
+            if !list.contains(&name) {
+                list.push(name);
+            }
+        }
+        if list.is_empty() {
+            let reason = format!("no rule is named here: the names are {}", RULE_NAMES.join(", "));
+            return Err(ParseError::LineRules { line: names.line, column: names.column, reason });
+        }
+        Ok((parser, list.join(",")))
     }
 
     /// The rules written with a puzzle, built.
@@ -336,6 +392,7 @@ impl Parser {
             hex: self.hex,
             region_map: None,
             cage_map: None,
+            rule_names: None,
         };
         (board, layout)
     }
@@ -542,14 +599,40 @@ impl std::str::FromStr for crate::Board {
     }
 }
 
+/// The names of the rules a puzzle may bring after it, as a one-line
+/// puzzle's token `rules:anti-knight,anti-king` or a line `rules
+/// anti-knight anti-king` under a grid: both main diagonals as regions
+/// (X-sudoku), windoku's windows ([`Rules::with_windows`]),
+/// [`Rules::with_anti_knight`], [`Rules::with_anti_king`] and
+/// [`Rules::with_non_consecutive`].
+///
+/// ```
+/// use lazydoku::format::{Parser, RULE_NAMES};
+/// use lazydoku::{Rules, Shape};
+///
+/// assert!(RULE_NAMES.contains(&"non-consecutive"));
+/// let (board, layout) = Parser::new().parse("1... .... .... .... rules:diagonals,windoku")?;
+/// assert_eq!(layout.rule_names(), Some("diagonals,windoku"));
+/// let same = Rules::new(Shape::new(2, 2)).with_diagonals().with_windows().parse("1...............")?;
+/// assert_eq!(board.count_solutions(usize::MAX), same.count_solutions(usize::MAX));
+/// assert_eq!(board.count_solutions(usize::MAX), 12); // 72 without the rules
+/// # Ok::<(), lazydoku::ParseError>(())
+/// ```
+pub const RULE_NAMES: [&str; 5] = ["diagonals", "windoku", "anti-knight", "anti-king", "non-consecutive"];
+
+/// What starts the named rules after a one-line puzzle.
+const NAMES_TOKEN: &str = "rules:";
+
 /// Rules written with a puzzle (after a one-line puzzle, or on lines of
-/// their own under a grid): a region map, a cage map with its sums, or
-/// both in that order.
+/// their own under a grid): a region map, a cage map with its sums, and
+/// named rules, any of them, in that order.
 struct LineRules<'a> {
     /// The region map.
     regions: Option<RulesPart<'a>>,
     /// The cage map with the sums after it.
     cages: Option<RulesPart<'a>>,
+    /// The names of rules that no map gives (anti-knight, windoku, ...).
+    names: Option<RulesPart<'a>>,
     /// The puzzle's side.
     side: usize,
     /// Where the puzzle's text ends: the whole text when the rules are on
@@ -568,7 +651,7 @@ struct RulesPart<'a> {
 impl LineRules<'_> {
     /// Where the rules start.
     fn start(&self) -> (usize, usize) {
-        self.regions.or(self.cages).map_or((1, 1), |part| (part.line, part.column))
+        self.regions.or(self.cages).or(self.names).map_or((1, 1), |part| (part.line, part.column))
     }
 
     /// Whether the rules are on the puzzle's line, after it.
@@ -583,14 +666,17 @@ fn rules_with_puzzle(text: &str) -> Option<LineRules<'_>> {
     rules_after_puzzle(text).or_else(|| rules_under_grid(text))
 }
 
-/// The lines `regions MAP` and then `cages MAP SUMS...` (either or both)
-/// that end a grid, as `lazydoku generate --format grid` writes them.
+/// The lines `regions MAP`, `cages MAP SUMS...` and `rules NAMES`, in that
+/// order (any of them), that end a grid, as `lazydoku generate --format
+/// grid` writes them.
 fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
-    // The last two content lines and how many there are, kept as the text
-    // goes by: a long text costs no memory here.
-    let (mut count, mut last, mut before) = (0, None, None);
+    // The last three content lines and how many there are, kept as the
+    // text goes by: a long text costs no memory here.
+    let mut count = 0;
+    let mut last: [Option<Line<'a>>; 3] = [None, None, None];
     for line in lines(text).filter(|l| is_content(l.text)) {
-        (count, before, last) = (count + 1, last, Some(line));
+        count += 1;
+        last = [last[1], last[2], Some(line)];
     }
     let part = |line: Option<Line<'a>>, word: &str| -> Option<(RulesPart<'a>, usize)> {
         let line = line?;
@@ -601,16 +687,37 @@ fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
         (rest.len() > map.len() && !map.is_empty())
             .then_some((RulesPart { text: map.trim_end(), line: line.number, column }, line.offset))
     };
-    let cages = part(last, "cages");
-    let regions = part(if cages.is_some() { before } else { last }, "regions");
-    let rules_lines = usize::from(cages.is_some()) + usize::from(regions.is_some());
+    // From the last line up: each line found moves the next one up.
+    let mut unread = last.len();
+    let mut take = |word: &str| {
+        let found = part(*last.get(unread.checked_sub(1)?)?, word);
+        if found.is_some() {
+            unread -= 1;
+        }
+        found
+    };
+    let names = take("rules");
+    let cages = take("cages");
+    let regions = take("regions");
+    let rules_lines = [names.is_some(), cages.is_some(), regions.is_some()].into_iter().filter(|&x| x).count();
     // A grid of two rows at least above them.
     if rules_lines == 0 || count < rules_lines + 2 {
         return None;
     }
-    let (first, end) = regions.or(cages)?;
-    let side = side_of_cells(first.text.split_whitespace().next()?.chars().count())?;
-    Some(LineRules { regions: regions.map(|(part, _)| part), cages: cages.map(|(part, _)| part), side, end })
+    let (_, end) = regions.or(cages).or(names)?;
+    // The side, for rules read from a map (named rules alone take the
+    // grid's own).
+    let side = match regions.or(cages) {
+        Some((map, _)) => side_of_cells(map.text.split_whitespace().next()?.chars().count())?,
+        None => 0,
+    };
+    Some(LineRules {
+        regions: regions.map(|(part, _)| part),
+        cages: cages.map(|(part, _)| part),
+        names: names.map(|(part, _)| part),
+        side,
+        end,
+    })
 }
 
 /// The whitespace-separated tokens of `text`, as byte ranges.
@@ -691,33 +798,43 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
     let side = side_of_cells(cells)?;
     let mut tokens =
         token_ranges(&line.text[puzzle_end..]).map(|range| range.start + puzzle_end..range.end + puzzle_end).peekable();
+    let is_names = |range: &Range<usize>| line.text[range.clone()].starts_with(NAMES_TOKEN);
     let is_map = |range: &Range<usize>| {
         let map = &line.text[range.clone()];
-        !map.contains('=') && map.chars().count() == cells
+        !map.contains('=') && map.chars().count() == cells && !is_names(range)
     };
     let part = |range: Range<usize>| RulesPart {
         text: &line.text[range.clone()],
         line: line.number,
         column: line.text[..range.start].chars().count() + 1,
     };
-    let mut found = LineRules { regions: None, cages: None, side, end: text.len() };
-    let first = tokens.next().filter(is_map)?;
+    let mut found = LineRules { regions: None, cages: None, names: None, side, end: text.len() };
     let is_sum = |range: &Range<usize>| line.text[range.clone()].contains('=');
-    let cage_map = if tokens.peek().is_some_and(is_sum) {
-        first
-    } else {
-        if !is_region_map(&line.text[first.clone()], side) {
+    let mut next = tokens.next();
+    if let Some(first) = next.clone().filter(is_map) {
+        let cage_map = if tokens.peek().is_some_and(is_sum) {
+            Some(first)
+        } else if is_region_map(&line.text[first.clone()], side) {
+            found.regions = Some(part(first));
+            next = tokens.next();
+            next.clone().filter(|map| is_map(map) && tokens.peek().is_some_and(is_sum))
+        } else {
+            // A map that is no rules: `Parser::no_second_puzzle` says so.
             return None;
+        };
+        if let Some(cage_map) = cage_map {
+            let mut end = cage_map.end;
+            while let Some(sum) = tokens.next_if(is_sum) {
+                end = sum.end;
+            }
+            found.cages = Some(part(cage_map.start..end));
+            next = tokens.next();
         }
-        found.regions = Some(part(first.clone()));
-        match tokens.next().filter(is_map) {
-            Some(map) if tokens.peek().is_some_and(is_sum) => map,
-            _ => return Some(found),
-        }
-    };
-    let end = tokens.take_while(is_sum).last().map_or(cage_map.end, |sum| sum.end);
-    found.cages = Some(part(cage_map.start..end));
-    Some(found)
+    }
+    if let Some(names) = next.filter(is_names) {
+        found.names = Some(part(names.start + NAMES_TOKEN.len()..names.end));
+    }
+    (found.regions.is_some() || found.cages.is_some() || found.names.is_some()).then_some(found)
 }
 
 /// Whether `labels` (one per cell of a `side` by `side` board) name `side`

@@ -593,17 +593,49 @@ fn chess_rules_take_each_puzzles_own_size_and_join_the_rules_given() {
     let expected = Board::empty_with(&Rules::jigsaw(map).unwrap().with_anti_king()).count_solutions(1000);
     assert_eq!(stdout(&o).trim(), expected.to_string(), "{}", stderr(&o));
 
-    // Generated puzzles are unique under the chess rules, not without them.
+    // Generated puzzles name their rules, and are unique under them, not
+    // without them.
     let o = common::run(&["generate", "--anti-knight", "--anti-king", "--count", "3", "--seed", "1"], "");
     assert!(o.status.success(), "{}", stderr(&o));
     let puzzles = stdout(&o);
-    let with = common::run(&["check", "-q", "--anti-knight", "--anti-king"], &puzzles);
-    assert_eq!(stdout(&with), "unique\n".repeat(3), "{puzzles}");
-    let without = common::run(&["check", "-q"], &puzzles);
+    assert!(puzzles.lines().all(|l| l.len() == 81 + 28 && l.ends_with(" rules:anti-knight,anti-king")), "{puzzles}");
+    let bare: String = puzzles.lines().flat_map(|l| [&l[..81], "\n"]).collect();
+    for (flags, input) in
+        [(&["--anti-knight", "--anti-king"][..], &bare), (&[][..], &puzzles), (&["--anti-king"][..], &puzzles)]
+    {
+        let with = common::run(&[&["check", "-q"][..], flags].concat(), input);
+        assert_eq!(stdout(&with), "unique\n".repeat(3), "{flags:?} {input}");
+    }
+    let without = common::run(&["check", "-q"], &bare);
     assert_eq!(stdout(&without), "multiple\n".repeat(3), "{puzzles}");
-    let solved = common::run(&["solve", "-q", "--anti-knight", "--anti-king"], &puzzles);
+    let solved = common::run(&["solve", "-q"], &puzzles);
     let king = [(1, 1)];
-    assert!(stdout(&solved).lines().all(|g| keeps(g, 9, &knight) && keeps(g, 9, &king)), "{}", stdout(&solved));
+    let solved = stdout(&solved);
+    let grids: Vec<&str> = solved.lines().filter_map(|l| l.strip_suffix(" rules:anti-knight,anti-king")).collect();
+    assert!(grids.len() == 3 && grids.iter().all(|g| keeps(g, 9, &knight) && keeps(g, 9, &king)), "{solved}");
+    // As a grid and in JSON, the names go with the puzzle and its answer.
+    let o = common::run(
+        &["generate", "--windoku", "--shape", "2x3", "--count", "1", "--seed", "2", "--format", "grid"],
+        "",
+    );
+    let grid = stdout(&o);
+    assert!(grid.trim_end().ends_with("\nrules windoku"), "{grid}");
+    let o = common::run(&["solve", "-q", "--format", "json", "-"], &grid);
+    assert!(stdout(&o).contains(r#","rules":["windoku"]}"#), "{}", stdout(&o));
+    let solution = stdout(&o).split(r#""solution":""#).nth(1).unwrap()[..36].to_owned();
+    let windoku = Rules::new(Shape::new(2, 3)).with_windows();
+    assert!(windoku.parse(&solution).is_ok_and(|b| b.is_complete()), "{solution}");
+    let o = common::run(&["generate", "--x", "--count", "1", "--seed", "2", "--format", "json"], "");
+    assert!(stdout(&o).trim_end().ends_with(r#","rules":["diagonals"]}"#), "{}", stdout(&o));
+    // A map given to generate is not written, so neither are the names:
+    // the puzzles are read back with the same flags.
+    let o = common::run(&["generate", "--regions", map, "--anti-knight", "--count", "1", "--seed", "1"], "");
+    assert_eq!(stdout(&o).trim_end().len(), 16, "{}", stdout(&o));
+    // A line of names with no grid above it is refused; other text passes.
+    let o = common::run(&["solve", "-"], "rules anti-king\nrules of the game\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("invalid: a line of rules belongs right under its grid"), "{}", stdout(&o));
+    assert!(stdout(&o).ends_with("\nrules of the game\n"), "{}", stdout(&o));
 
     // The miracle sudoku: two givens, with the non-consecutive rule too.
     let mut miracle = vec![b'.'; 81];

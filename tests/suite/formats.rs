@@ -248,6 +248,14 @@ fn garbage_never_panics() {
         "[,]",
         "[[,]]",
         "[1,,2]",
+        "rules:",
+        "rules:windoku",
+        "................ rules:,,",
+        "................ rules:\u{e9}",
+        "\u{e9}............... rules:windoku",
+        "1 .\n. .\nrules windoku",
+        "1 . . .\n. . . .\n. . . .\n. . . .\nrules ,",
+        "1 . . .\n. . . .\n. . . .\n. . . .\nrules windoku\nrules windoku",
     ];
     for s in samples.iter().copied().map(str::to_owned).chain(["é".repeat(81), "[".repeat(100_000)]) {
         // Each is an error; none is a puzzle.
@@ -366,6 +374,85 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
         error.to_string(),
         "line 1, column 18: the puzzle brings its own rules after it; leave out the rules given apart"
     );
+    Ok(())
+}
+
+#[test]
+fn rules_named_after_a_puzzle_are_read_with_it() -> Result<(), Box<dyn std::error::Error>> {
+    use lazydoku::format::RULE_NAMES;
+    use lazydoku::{Rules, Shape};
+
+    let four = Shape::new(2, 2);
+    let built = |name: &str| match name {
+        "diagonals" => Rules::new(four).with_diagonals(),
+        "windoku" => Rules::new(four).with_windows(),
+        "anti-knight" => Rules::new(four).with_anti_knight(),
+        "anti-king" => Rules::new(four).with_anti_king(),
+        "non-consecutive" => Rules::new(four).with_non_consecutive(),
+        other => panic!("a name this test does not know: {other}"),
+    };
+    let count = |board: &Board| board.count_solutions(usize::MAX);
+    let plain: Board = "................".parse()?;
+    // Each name on a one-line puzzle: the same board as the rule built
+    // through the API, and a count of its own.
+    for name in RULE_NAMES {
+        let line = format!("................ rules:{name}");
+        let (board, layout) = Parser::new().parse(&line)?;
+        let expected = Board::empty_with(&built(name));
+        assert_eq!(count(&board), count(&expected), "{name}");
+        assert!(count(&board) < count(&plain), "{name}");
+        assert_eq!(layout.rule_names(), Some(name));
+        // Written back with the names in place (4x4 anti-king and
+        // non-consecutive grids do not exist).
+        if let Some(solution) = board.solve() {
+            assert_eq!(layout.render(&solution), format!("{} rules:{name}", solution.as_str()));
+        }
+        assert_eq!(layout.render(&board), line);
+    }
+    // Several names, after maps and before a comment; repeated names count once.
+    let cages = "aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3";
+    let line = format!("1............... aaabacbbccbdcddd {cages} rules:anti-knight,windoku,anti-knight # note");
+    let (board, layout) = Parser::new().parse(&line)?;
+    let rules = Rules::jigsaw("aaabacbbccbdcddd")?.with_cage_map(cages)?.with_anti_knight().with_windows();
+    assert_eq!(count(&board), count(&Board::empty_with(&rules).place(0, 1)?));
+    assert_eq!(layout.rule_names(), Some("anti-knight,windoku"));
+    assert_eq!((layout.region_map(), layout.cage_map()), (Some("aaabacbbccbdcddd"), Some(cages)));
+    // Under a grid, on a last line of their own, apart by spaces or commas.
+    let grid = "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\n";
+    for names in ["anti-knight windoku", "anti-knight, windoku", "anti-knight,windoku"] {
+        let (read, layout) = Parser::new().parse(&format!("{grid}rules {names}\n"))?;
+        let expected = Rules::new(four).with_anti_knight().with_windows();
+        assert_eq!(count(&read), count(&Board::empty_with(&expected).place(0, 1)?), "{names}");
+        assert_eq!(layout.rule_names(), Some("anti-knight,windoku"));
+    }
+    let text = format!("{grid}regions aaabacbbccbdcddd\nrules diagonals\n");
+    let (read, _) = Parser::new().parse(&text)?;
+    let expected = Rules::jigsaw("aaabacbbccbdcddd")?.with_diagonals();
+    assert_eq!(count(&read), count(&Board::empty_with(&expected).place(0, 1)?));
+    // A given that breaks a named rule is refused, with its place.
+    assert!(matches!(
+        Parser::new().parse("1... ..1. .... .... rules:anti-knight"),
+        Err(ParseError::Repeated { line: 1, column: 8, .. })
+    ));
+    // An unknown name, or none: said where.
+    assert_eq!(
+        err("1............... rules:anti-knight,queen").to_string(),
+        "line 1, column 36: no rule is named 'queen': the names are diagonals, windoku, anti-knight, anti-king, \
+         non-consecutive"
+    );
+    assert_eq!(
+        err("1............... rules:").to_string(),
+        "line 1, column 24: no rule is named here: the names are diagonals, windoku, anti-knight, anti-king, \
+         non-consecutive"
+    );
+    assert_eq!(
+        err(&format!("{grid}rules windoku knight\n")).to_string(),
+        "line 6, column 15: no rule is named 'knight': the names are diagonals, windoku, anti-knight, anti-king, \
+         non-consecutive"
+    );
+    // Named rules are the puzzle's own: they do not mix with rules given apart.
+    let error = Rules::new(four).parse("1............... rules:windoku").unwrap_err();
+    assert!(error.to_string().contains("brings its own rules"), "{error}");
     Ok(())
 }
 

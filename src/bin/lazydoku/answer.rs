@@ -570,8 +570,9 @@ pub fn hexadecimal(text: &str) -> String {
 
 /// `board` in the format asked for, or as its puzzle was written. The
 /// rules a puzzle brought with it go with it into any format that can
-/// carry them, as `generate` writes them: after the line, or on `regions`
-/// and `cages` lines under the grid.
+/// carry them, as `generate` writes them: after the line (the named ones
+/// as `rules:NAMES`), or on `regions`, `cages` and `rules` lines under the
+/// grid.
 pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
     match (settings.format, layout) {
         (Some(Format::Grid), _) => {
@@ -583,21 +584,26 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
     }
 }
 
-/// `board` on one line, with its puzzle's own maps after it.
+/// `board` on one line, with its puzzle's own rules after it.
 fn as_line(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
     let mut line = symbols(settings, board.as_str());
-    for (_, map) in own_maps(layout) {
+    for (word, map) in own_maps(layout) {
         line.push(' ');
+        if word == "rules" {
+            line.push_str("rules:");
+        }
         line.push_str(map);
     }
     line
 }
 
-/// The maps a puzzle brought with it, each with the word that starts its
-/// line under a grid.
+/// The maps and rule names a puzzle brought with it, each with the word
+/// that starts its line under a grid.
 fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str)> {
     layout.into_iter().flat_map(|layout| {
-        [("regions", layout.region_map()), ("cages", layout.cage_map())].into_iter().filter_map(|(w, m)| Some((w, m?)))
+        [("regions", layout.region_map()), ("cages", layout.cage_map()), ("rules", layout.rule_names())]
+            .into_iter()
+            .filter_map(|(w, m)| Some((w, m?)))
     })
 }
 
@@ -608,7 +614,13 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
     let cages = layout.cage_map().map(|_| ("cages", cages_json(&puzzle.board.rules())));
-    regions.into_iter().chain(cages).collect()
+    let names = layout.rule_names().map(|names| ("rules", names_json(names)));
+    regions.into_iter().chain(cages).chain(names).collect()
+}
+
+/// Rule names apart by commas as a JSON array of strings.
+pub fn names_json(names: &str) -> String {
+    format!("[{}]", names.split(',').map(quote_str).format(","))
 }
 
 /// The killer cages of `rules` as a JSON array of `{"sum":N,"cells":[...]}`.

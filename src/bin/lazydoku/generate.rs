@@ -12,12 +12,14 @@ use crate::answer::Format;
 
 /// Which rules of its own each puzzle has, to be written beside it: a
 /// random region map, random cages.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Extras {
     pub regions: bool,
     pub cages: bool,
     /// 16x16 puzzles written in 0-F (`--hex`).
     pub hex: bool,
+    /// The names of the rules the flags add, apart by commas.
+    pub names: Option<String>,
 }
 
 /// How many puzzles each thread makes between two writes: enough to keep
@@ -33,7 +35,7 @@ pub fn run(
     count: Option<u64>,
     jobs: usize,
     format: Format,
-    extras: Extras,
+    extras: &Extras,
 ) -> Result<bool, String> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
     let stdout = std::io::stdout();
@@ -66,20 +68,27 @@ pub fn run(
 
 /// The text of puzzle `index` in `format`, with the rules of its own that
 /// `extras` names: after the puzzle on its line (or below its grid) as the
-/// region map and the cage map with its sums, which `--regions` and
-/// `--cages` read back; in JSON as `regions` and `cages` members.
-fn render(puzzle: &Board, index: u64, format: Format, extras: Extras) -> String {
+/// region map, the cage map with its sums and the rules' names, which
+/// `--regions` and `--cages` and the parser read back; in JSON as
+/// `regions`, `cages` and `rules` members.
+fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String {
     let rules = puzzle.rules();
     let regions = extras.regions.then(|| rules.region_map());
     let cages = if extras.cages { rules.cage_map() } else { None };
+    let names = extras.names.as_deref();
     let symbols = |text: &str| if extras.hex { crate::answer::hexadecimal(text) } else { text.to_owned() };
     match format {
-        Format::Line => std::iter::once(symbols(puzzle.as_str())).chain(regions).chain(cages).join(" "),
+        Format::Line => std::iter::once(symbols(puzzle.as_str()))
+            .chain(regions)
+            .chain(cages)
+            .chain(names.map(|names| format!("rules:{names}")))
+            .join(" "),
         Format::Grid => {
             let below = regions
                 .map(|map| format!("regions {map}\n"))
                 .into_iter()
-                .chain(cages.map(|map| format!("cages {map}\n")));
+                .chain(cages.map(|map| format!("cages {map}\n")))
+                .chain(names.map(|names| format!("rules {names}\n")));
             std::iter::once(symbols(&format!("{puzzle:#}"))).chain(below).collect()
         }
         Format::Json => {
@@ -87,7 +96,13 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: Extras) -> String 
             let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
             let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
             let cages = extras.cages.then(|| format!(",\"cages\":{}", crate::answer::cages_json(&rules)));
-            std::iter::once(head).chain(regions).chain(cages).chain(std::iter::once("}".to_owned())).collect()
+            let names = names.map(|names| format!(",\"rules\":{}", crate::answer::names_json(names)));
+            std::iter::once(head)
+                .chain(regions)
+                .chain(cages)
+                .chain(names)
+                .chain(std::iter::once("}".to_owned()))
+                .collect()
         }
     }
 }

@@ -454,7 +454,7 @@ impl Records {
             };
             let kind = self.classify(&text, grid.as_ref());
             match (kind, grid.as_mut()) {
-                (Kind::Pass, None) if is_rules_line(&text, "regions") || is_rules_line(&text, "cages") => {
+                (Kind::Pass, None) if is_stray_rules_line(&text) => {
                     let reason = "a line of rules belongs right under its grid, as `generate --format grid` writes \
                                   them; this one follows no grid";
                     return Ok(Some(Record::Unreadable {
@@ -496,14 +496,14 @@ impl Records {
     }
 
     /// Takes the lines of rules under a complete grid into it: `regions
-    /// MAP`, then `cages MAP SUMS`, either or both, as `generate --format
-    /// grid` writes them. When the input so far ends with the grid, the
+    /// MAP`, then `cages MAP SUMS`, then `rules NAMES`, any of them, as
+    /// `generate --format grid` writes them. When the input so far ends with the grid, the
     /// next line is waited for only a moment ([`GRID_RULES_WAIT`]), so
     /// that the answer to a grid does not wait on the next puzzle (at a
     /// terminal, or from a program that waits for each answer); rules
     /// that come later than that are a record of their own, and invalid.
     fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
-        for word in ["regions", "cages"] {
+        for word in RULES_WORDS {
             if self.pending.is_none() {
                 if self.reader.buffer().is_empty() && !self.reader.get_mut().arrives_within(Some(grid_rules_wait())) {
                     return Ok(());
@@ -746,14 +746,33 @@ fn grid_rules_wait() -> Duration {
     })
 }
 
+/// Whether `line` is a line of rules that no grid is above: a region or
+/// cage map, or rules named by their names alone (text such as `rules of
+/// the game` is not).
+fn is_stray_rules_line(line: &str) -> bool {
+    is_rules_line(line, "regions")
+        || is_rules_line(line, "cages")
+        || line.split_whitespace().next() == Some("rules")
+            && line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|word| !word.is_empty())
+                .skip(1)
+                .all(|name| lazydoku::format::RULE_NAMES.contains(&name))
+            && is_rules_line(line, "rules")
+}
+
+/// The words that start the lines of rules under a grid, in their order.
+const RULES_WORDS: [&str; 3] = ["regions", "cages", "rules"];
+
 /// Whether `line` is `word` and then a map of one label per cell of a
-/// board (the lines of rules under a grid).
+/// board, or, for `rules`, anything (the lines of rules under a grid; the
+/// parser reads the names).
 fn is_rules_line(line: &str, word: &str) -> bool {
     let mut words = line.split_whitespace();
     words.next() == Some(word)
         && words.next().is_some_and(|map| {
             let cells = map.chars().count();
-            cells >= 4 && cells.isqrt().pow(2) == cells
+            word == "rules" || (cells >= 4 && cells.isqrt().pow(2) == cells)
         })
 }
 

@@ -272,6 +272,20 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
+    /// The names of the rules these flags add to a plain shape's, apart by
+    /// commas, for `generate` to write with each puzzle (as `rules:NAMES`);
+    /// `None` without any, or with a map given in `--regions` or `--cages`,
+    /// which a puzzle with rules of its own could not be read back with.
+    fn rule_names(&self) -> Option<String> {
+        if self.regions.is_some() || self.cages.is_some() {
+            return None;
+        }
+        let flags = [self.x, self.windoku, self.anti_knight, self.anti_king, self.non_consecutive];
+        let names: Vec<&str> =
+            lazydoku::format::RULE_NAMES.iter().zip(flags).filter(|&(_, on)| on).map(|(&name, _)| name).collect();
+        (!names.is_empty()).then(|| names.join(","))
+    }
+
     /// The rules that `--regions` and `--cages` make, with `--x`'s diagonals
     /// and `--windoku`'s windows, on the `--shape` given; without one, on the
     /// size of the region map or else of the cage map (9x9 for cages in
@@ -489,8 +503,9 @@ fn main() -> ExitCode {
                 generator = generator.killer();
             }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-            let extras = generate::Extras { regions: jigsaw, cages: killer, hex: puzzle.hex };
-            generate::run(&generator, count, threads(jobs, false), format, extras)
+            let extras =
+                generate::Extras { regions: jigsaw, cages: killer, hex: puzzle.hex, names: puzzle.rule_names() };
+            generate::run(&generator, count, threads(jobs, false), format, &extras)
         }
     };
     match result {
