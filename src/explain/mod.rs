@@ -23,6 +23,9 @@
 //! Fish work over rows and columns. On killer rules, each cage's digits are
 //! kept to the combinations that make its sum, and so are the sums the
 //! cages imply through a unit (innies and outies: on 9x9, the rule of 45).
+//! Under the non-consecutive rule, a placed digit takes the digits next to
+//! it from the cells beside it, and a cell whose candidates are all one
+//! digit or next to it takes that digit from its neighbours.
 //!
 //! Two techniques, unique rectangles and BUG+1, hold only for a puzzle with
 //! one solution. They are used only when the puzzle has one solution (this
@@ -38,6 +41,7 @@ mod chains;
 mod fish;
 mod grid;
 mod intersections;
+mod neighbours;
 mod rating;
 mod singles;
 mod step;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::grid::Grid;
 use super::rating::Level;
-use super::{cages, chains, fish, intersections, singles, subsets, uniqueness, wings};
+use super::{cages, chains, fish, intersections, neighbours, singles, subsets, uniqueness, wings};
 
 /// A way of deducing a digit or ruling candidates out, easiest first in
 /// [`Technique::ALL`].
@@ -32,6 +32,9 @@ pub enum Technique {
     /// it (outies), keep only the digits of the combinations that make
     /// their sum.
     InniesAndOuties,
+    /// Under the non-consecutive rule, a cell whose candidates are all a
+    /// digit or next to it rules that digit out of the cells beside it.
+    NonConsecutive,
     /// Two cells of a region with the same two candidates.
     NakedPair,
     /// Two digits with the same two places in a region.
@@ -72,7 +75,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order they are tried.
-    pub const ALL: [Technique; 23] = [
+    pub const ALL: [Technique; 24] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -80,6 +83,7 @@ impl Technique {
         Technique::Claiming,
         Technique::CageCombination,
         Technique::InniesAndOuties,
+        Technique::NonConsecutive,
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::NakedTriple,
@@ -109,6 +113,7 @@ impl Technique {
             Technique::Claiming => "Claiming",
             Technique::CageCombination => "Cage combination",
             Technique::InniesAndOuties => "Innies and outies",
+            Technique::NonConsecutive => "Non-consecutive neighbours",
             Technique::NakedPair => "Naked pair",
             Technique::HiddenPair => "Hidden pair",
             Technique::NakedTriple => "Naked triple",
@@ -138,7 +143,7 @@ impl Technique {
             Technique::HiddenSingle => 14,
             Technique::CageCombination => 30,
             Technique::InniesAndOuties => 40,
-            Technique::Pointing | Technique::Claiming => 50,
+            Technique::Pointing | Technique::Claiming | Technique::NonConsecutive => 50,
             Technique::NakedPair => 60,
             Technique::HiddenPair => 70,
             Technique::NakedTriple => 80,
@@ -161,6 +166,7 @@ impl Technique {
             | Technique::Claiming
             | Technique::CageCombination
             | Technique::InniesAndOuties
+            | Technique::NonConsecutive
             | Technique::NakedPair
             | Technique::HiddenPair
             | Technique::NakedTriple
@@ -194,6 +200,7 @@ impl Technique {
             Technique::Claiming => intersections::locked(grid, true),
             Technique::CageCombination => cages::combinations(grid),
             Technique::InniesAndOuties => cages::innies_and_outies(grid),
+            Technique::NonConsecutive => neighbours::non_consecutive(grid),
             Technique::NakedPair => subsets::naked(grid, 2),
             Technique::NakedTriple => subsets::naked(grid, 3),
             Technique::NakedQuad => subsets::naked(grid, 4),

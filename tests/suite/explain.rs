@@ -158,6 +158,43 @@ fn the_non_consecutive_rule_takes_candidates_as_peers_do() {
 }
 
 #[test]
+fn a_cell_beside_another_loses_the_digit_that_all_of_its_candidates_are_or_touch() {
+    // Non-consecutive puzzles of 6x6 and 9x9 with some givens: the steps
+    // that use the technique take out only digits the solution lacks, and
+    // each of them rules out a digit that every candidate of its cell
+    // equals or is next to, in a cell beside it.
+    let mut found = 0;
+    for (shape, clues) in [(Shape::new(2, 3), 0), (Shape::NINE, 20), (Shape::NINE, 14)] {
+        let rules = Rules::new(shape).with_non_consecutive();
+        for puzzle in Generator::new(rules.clone()).seed(7).clues(clues).puzzles().take(12) {
+            let solution = puzzle.solve().unwrap();
+            for step in puzzle.explain() {
+                assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{step}");
+                assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{step}");
+                if step.technique() != Technique::NonConsecutive {
+                    continue;
+                }
+                found += 1;
+                let side = shape.side();
+                let cell = step.cells()[0];
+                let (digits, places) = (step.digits(), step.placements().count());
+                assert!(digits.len() >= 2 && places == 0, "{step}");
+                for (other, digit) in step.eliminations() {
+                    assert_eq!(
+                        (cell / side).abs_diff(other / side) + (cell % side).abs_diff(other % side),
+                        1,
+                        "{step}"
+                    );
+                    assert!(digits.iter().all(|&d| d.abs_diff(digit) <= 1), "{step}");
+                }
+                assert!(step.sentence().starts_with("Non-consecutive neighbours: "), "{step}");
+            }
+        }
+    }
+    assert!(found >= 20, "the technique was used {found} times");
+}
+
+#[test]
 fn a_killer_cage_keeps_only_the_digits_of_its_sums() {
     // A cage of two cells summing to 3 on 4x4 holds 1 and 2: its cells lose 3 and 4.
     let rules = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap();
