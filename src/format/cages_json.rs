@@ -248,3 +248,93 @@ impl Rules {
         }
     }
 }
+
+/// A puzzle written as a JSON object, as `lazydoku generate --format json`
+/// writes one: where each member that the parser reads lies in the text.
+pub(super) struct PuzzleObject {
+    /// The puzzle's cells: the text inside the quotes of `puzzle`.
+    pub(super) puzzle: std::ops::Range<usize>,
+    /// The region map inside the quotes of `regions`, with its line and
+    /// column.
+    pub(super) regions: Option<(std::ops::Range<usize>, (usize, usize))>,
+    /// The whole value of `cages`, with its line and column.
+    pub(super) cages: Option<(std::ops::Range<usize>, (usize, usize))>,
+    /// Each name of `rules`, with its line and column.
+    pub(super) names: Vec<(String, (usize, usize))>,
+}
+
+impl PuzzleObject {
+    /// Reads `text`, a JSON object with a `puzzle` string and perhaps
+    /// `regions`, `cages` and `rules`; other members are skipped. An error
+    /// gives its line, column and reason.
+    pub(super) fn read(text: &str) -> Result<PuzzleObject, (usize, usize, String)> {
+        let fail = |e: RulesError| match e {
+            RulesError::CageMap { line, column, reason } => (line, column, reason),
+            other => (1, 1, other.to_string()),
+        };
+        let mut reader = Reader { text, pos: 0 };
+        let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
+        reader
+            .object(|r, key, at| {
+                let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
+                match key {
+                    "puzzle" | "regions" => {
+                        let found = r.plain_string()?;
+                        let slot = if key == "puzzle" { &mut puzzle } else { &mut regions };
+                        if slot.replace((found.clone(), r.place(found.start))).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "cages" => {
+                        r.skip_space();
+                        let start = r.pos;
+                        r.skip_value(0)?;
+                        if cages.replace((start..r.pos, r.place(start))).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "rules" => {
+                        let mut list = Vec::new();
+                        r.array(|r| {
+                            r.skip_space();
+                            let place = r.place(r.pos);
+                            list.push((r.string()?, place));
+                            Ok(())
+                        })?;
+                        if names.replace(list).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    _ => r.skip_value(0),
+                }
+            })
+            .map_err(fail)?;
+        if let Some(c) = reader.peek() {
+            return Err(fail(reader.error(reader.pos, format!("'{c}' after the end of the object"))));
+        }
+        let Some((puzzle, _)) = puzzle else {
+            return Err((1, 1, "the object has no \"puzzle\" member".to_owned()));
+        };
+        Ok(PuzzleObject { puzzle, regions, cages, names: names.unwrap_or_default() })
+    }
+}
+
+impl Reader<'_> {
+    /// A string with no escapes, as the range of its text inside the
+    /// quotes: a puzzle or a map, whose cells are found in place.
+    fn plain_string(&mut self) -> Result<std::ops::Range<usize>, RulesError> {
+        self.expect('"', "a string")?;
+        let start = self.pos;
+        match self.text[start..].find(['"', '\\']) {
+            Some(length) if self.text[start + length..].starts_with('"') => {
+                self.pos = start + length + 1;
+                Ok(start..start + length)
+            }
+            Some(length) => Err(self.error(start + length, "a puzzle or a map is written without escapes")),
+            None => Err(self.error(self.text.len(), "a string is not closed")),
+        }
+    }
+}

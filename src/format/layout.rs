@@ -15,6 +15,10 @@ pub enum LayoutKind {
     Grid,
     /// A nested matrix of numbers.
     Matrix,
+    /// A JSON object whose `puzzle` member holds the cells on one line, with
+    /// the rules in `regions`, `cages` and `rules` members, as `lazydoku
+    /// generate --format json` writes it.
+    Object,
 }
 
 /// How a puzzle was written: its text, with the place of every cell.

@@ -8,6 +8,7 @@
 //! | grid with `\|` and `------+------` separators | `0 0 3 \| 0 2 0 \| 6 0 0` | `.` `0` `_` |
 //! | digits and `_` separated by spaces, a row per line | `_ _ 3 _ 2 _ 6 _ _` | `.` `0` `_` |
 //! | nested matrix (JSON, Python or Ruby arrays) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
+//! | JSON object with the puzzle as one line, and its rules | `{"puzzle": "..3.2.6..", "rules": ["windoku"]}` | `.` `0` `_` |
 //!
 //! Lines starting with `#` are comments. `0` means empty on boards up to
 //! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the

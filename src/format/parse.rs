@@ -4,6 +4,7 @@ use std::ops::Range;
 
 use itertools::Itertools;
 
+use super::cages_json::PuzzleObject;
 use super::{Layout, LayoutKind, ParseError};
 use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
 
@@ -247,6 +248,9 @@ impl Parser {
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
+        if is_object(text) {
+            return self.parse_object(text, None);
+        }
         if let Some(found) = rules_with_puzzle(text) {
             return self.parse_with_own_rules(text, &found);
         }
@@ -299,18 +303,8 @@ impl Parser {
             if name.is_empty() {
                 continue;
             }
-            parser = match name {
-                "diagonals" => parser.diagonals(true),
-                "windoku" => parser.windows(true),
-                "anti-knight" => parser.anti_knight(true),
-                "anti-king" => parser.anti_king(true),
-                "non-consecutive" => parser.non_consecutive(true),
-                _ => {
-                    let column = names.column + names.text[..range.start].chars().count();
-                    let reason = format!("no rule is named '{name}': the names are {}", RULE_NAMES.join(", "));
-                    return Err(ParseError::LineRules { line: names.line, column, reason });
-                }
-            };
+            let column = names.column + names.text[..range.start].chars().count();
+            parser = parser.with_rule_named(name).ok_or_else(|| unknown_rule(name, names.line, column))?;
             if !list.contains(&name) {
                 list.push(name);
             }
@@ -320,6 +314,100 @@ impl Parser {
             return Err(ParseError::LineRules { line: names.line, column: names.column, reason });
         }
         Ok((parser, list.join(",")))
+    }
+
+    /// This parser with the rule of `name` (one of [`RULE_NAMES`]) switched
+    /// on, or `None` for a name it does not know.
+    fn with_rule_named(self, name: &str) -> Option<Parser> {
+        match name {
+            "diagonals" => Some(self.diagonals(true)),
+            "windoku" => Some(self.windows(true)),
+            "anti-knight" => Some(self.anti_knight(true)),
+            "anti-king" => Some(self.anti_king(true)),
+            "non-consecutive" => Some(self.non_consecutive(true)),
+            _ => None,
+        }
+    }
+
+    /// Reads a puzzle written as a JSON object ([`PuzzleObject`]), played by
+    /// `given` when rules are given apart, else by the rules it brings.
+    fn parse_object(self, text: &str, given: Option<&Rules>) -> Result<(Board, Layout), ParseError> {
+        let object = PuzzleObject::read(text).map_err(|(line, column, reason)| ParseError::LineRules {
+            line,
+            column,
+            reason,
+        })?;
+        let own_rules = object.regions.as_ref().or(object.cages.as_ref()).map(|(_, at)| *at);
+        if let (Some(_), Some((line, column))) = (given, own_rules.or(object.names.first().map(|(_, at)| *at))) {
+            let reason = "the puzzle brings its own rules; leave out the rules given apart".to_owned();
+            return Err(ParseError::LineRules { line, column, reason });
+        }
+        let mut parser = self;
+        let mut list: Vec<&str> = Vec::new();
+        for (name, (line, column)) in &object.names {
+            parser = parser.with_rule_named(name).ok_or_else(|| unknown_rule(name, *line, *column))?;
+            if !list.contains(&name.as_str()) {
+                list.push(name);
+            }
+        }
+        // The puzzle's text where it stands, everything before it blank: the
+        // cells' places, and the places errors give, are the object's own.
+        let padded: String = text[..object.puzzle.start]
+            .bytes()
+            .map(|b| if b == b'\n' { '\n' } else { ' ' })
+            .chain(text[object.puzzle.clone()].chars())
+            .collect();
+        let (board, scan) = match given {
+            Some(rules) => {
+                let scan = parser.shape(rules.shape()).scan(&padded, false)?;
+                (Self::build_on(&scan, Board::empty_with(rules))?, scan)
+            }
+            None if object.regions.is_none() && object.cages.is_none() => {
+                let scan = parser.scan(&padded, false)?;
+                (parser.build(&scan)?, scan)
+            }
+            None => {
+                let side = parser.scan(&padded, false)?.shape.side();
+                if let Some((range, (line, column))) = &object.regions {
+                    let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
+                    if labels != side * side {
+                        let reason =
+                            format!("the region map has {labels} labels, and the puzzle {} cells", side * side);
+                        return Err(ParseError::LineRules { line: *line, column: *column, reason });
+                    }
+                }
+                let regions = object.regions.as_ref().map(|(range, (line, column))| RulesPart {
+                    text: &text[range.clone()],
+                    line: *line,
+                    column: *column,
+                });
+                let rules =
+                    parser.line_rules(&LineRules { regions, cages: None, names: None, side, end: text.len() })?;
+                let rules = match &object.cages {
+                    Some((range, (line, column))) => {
+                        rules.with_cage_json(&text[range.clone()]).map_err(|e| match e {
+                            // Placed within the value: moved to the object's lines.
+                            RulesError::CageMap { line: 1, column: at, reason } => {
+                                ParseError::LineRules { line: *line, column: column + at - 1, reason }
+                            }
+                            RulesError::CageMap { line: below, column, reason } => {
+                                ParseError::LineRules { line: line + below - 1, column, reason }
+                            }
+                            other => ParseError::LineRules { line: *line, column: *column, reason: other.to_string() },
+                        })?
+                    }
+                    None => rules,
+                };
+                let scan = parser.shape(rules.shape()).scan(&padded, false)?;
+                (Self::build_on(&scan, Board::empty_with(&rules))?, scan)
+            }
+        };
+        let (board, mut layout) = parser.with_layout(text, &scan, board);
+        layout.kind = LayoutKind::Object;
+        layout.region_map = object.regions.map(|(range, _)| text[range].to_owned());
+        layout.cage_map = if object.cages.is_some() { board.rules().cage_map() } else { None };
+        layout.rule_names = (!list.is_empty()).then(|| list.join(","));
+        Ok((board, layout))
     }
 
     /// The rules written with a puzzle, built.
@@ -367,6 +455,9 @@ impl Parser {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_with_rules(&self, text: &str, rules: &Rules) -> Result<(Board, Layout), ParseError> {
+        if is_object(text) {
+            return self.parse_object(text, Some(rules));
+        }
         if let Some(found) = rules_with_puzzle(text) {
             let reason = "the puzzle brings its own rules after it; leave out the rules given apart";
             let (line, column) = found.start();
@@ -405,6 +496,9 @@ impl Parser {
     pub fn parse_board(&self, text: &str) -> Result<Board, ParseError> {
         if let Some(board) = self.bare_nine(text) {
             return Ok(board);
+        }
+        if is_object(text) {
+            return self.parse_object(text, None).map(|(board, _)| board);
         }
         if let Some(found) = rules_with_puzzle(text) {
             return self.parse_with_own_rules(text, &found).map(|(board, _)| board);
@@ -619,6 +713,17 @@ impl std::str::FromStr for crate::Board {
 /// # Ok::<(), lazydoku::ParseError>(())
 /// ```
 pub const RULE_NAMES: [&str; 5] = ["diagonals", "windoku", "anti-knight", "anti-king", "non-consecutive"];
+
+/// Whether `text` is a puzzle written as a JSON object.
+fn is_object(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// The error for a rule name not in [`RULE_NAMES`], at `line` and `column`.
+fn unknown_rule(name: &str, line: usize, column: usize) -> ParseError {
+    let reason = format!("no rule is named '{name}': the names are {}", RULE_NAMES.join(", "));
+    ParseError::LineRules { line, column, reason }
+}
 
 /// What starts the named rules after a one-line puzzle.
 const NAMES_TOKEN: &str = "rules:";

@@ -657,6 +657,42 @@ fn chess_rules_take_each_puzzles_own_size_and_join_the_rules_given() {
 }
 
 #[test]
+fn json_lines_from_generate_are_solved_into_json_lines() {
+    use lazydoku::format::Parser;
+    // Generated puzzles as JSON objects, with a region map, cages and named
+    // rules, read back by `solve` and answered as the same objects with
+    // each puzzle solved, under the rules the object brings.
+    for args in [
+        &["generate", "--jigsaw", "--anti-knight", "--count", "2", "--seed", "1", "--format", "json"][..],
+        &["generate", "--killer", "--shape", "2x2", "--count", "2", "--seed", "1", "--format", "json"],
+    ] {
+        let o = common::run(args, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let puzzles = stdout(&o);
+        let solved = common::run(&["solve", "-q", "-"], &puzzles);
+        assert!(solved.status.success(), "{}", stderr(&solved));
+        let answers = stdout(&solved);
+        assert_eq!(answers.lines().count(), 2, "{answers}");
+        for (puzzle, answer) in puzzles.lines().zip(answers.lines()) {
+            let (asked, _) = Parser::new().parse(puzzle).unwrap();
+            let (board, layout) = Parser::new().parse(answer).unwrap();
+            assert!(board.is_complete() && board.rules() == asked.rules(), "{answer}");
+            assert_eq!(asked.solve().as_ref(), Some(&board), "{answer}");
+            // The object as it was, the puzzle member aside.
+            let outside = |text: &str| {
+                let (before, after) = text.split_once(r#""puzzle":""#).expect("a puzzle member");
+                format!("{before}{}", after.split_once('"').expect("its end").1)
+            };
+            assert_eq!(outside(answer), outside(puzzle));
+            assert_eq!(layout.render(&board), answer);
+        }
+        // The same answers as JSON records.
+        let json = common::run(&["solve", "-q", "--format", "json", "-"], &puzzles);
+        assert_eq!(stdout(&json).matches(r#""status":"solved""#).count(), 2, "{}", stdout(&json));
+    }
+}
+
+#[test]
 fn trace_follows_the_rules_given() {
     // The README's jigsaw: the last board traced is its solution.
     let o = common::run(&["trace", "--regions", "aaab acbb ccbd cddd", "1......2...3...."], "");

@@ -256,6 +256,14 @@ fn garbage_never_panics() {
         "1 .\n. .\nrules windoku",
         "1 . . .\n. . . .\n. . . .\n. . . .\nrules ,",
         "1 . . .\n. . . .\n. . . .\n. . . .\nrules windoku\nrules windoku",
+        "{",
+        "{}",
+        "{\"puzzle\"",
+        "{\"puzzle\":",
+        "{\"puzzle\": \"\"}",
+        "{\"puzzle\": \"\u{e9}\"}",
+        "{\"puzzle\": \"................\", \"cages\": [[[[[[[[]]]]]]]]}",
+        "{\"puzzle\": \"................\", \"rules\": [1]}",
     ];
     for s in samples.iter().copied().map(str::to_owned).chain(["é".repeat(81), "[".repeat(100_000)]) {
         // Each is an error; none is a puzzle.
@@ -453,6 +461,85 @@ fn rules_named_after_a_puzzle_are_read_with_it() -> Result<(), Box<dyn std::erro
     // Named rules are the puzzle's own: they do not mix with rules given apart.
     let error = Rules::new(four).parse("1............... rules:windoku").unwrap_err();
     assert!(error.to_string().contains("brings its own rules"), "{error}");
+    Ok(())
+}
+
+#[test]
+fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<dyn std::error::Error>> {
+    use lazydoku::format::LayoutKind;
+    use lazydoku::generate::Generator;
+    use lazydoku::{Rules, Shape};
+
+    // A plain object: the same board as the line, written back with the
+    // puzzle solved and the other members kept.
+    let line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let text = format!(r#"{{"id": "easy 1", "puzzle": "{line}", "source": {{"set": [1, 2]}}}}"#);
+    let (board, layout) = Parser::new().parse(&text)?;
+    assert_eq!(board, line.parse::<Board>()?);
+    assert_eq!(layout.kind(), LayoutKind::Object);
+    let solution = board.solve().expect("a solution");
+    assert_eq!(
+        layout.render(&solution),
+        format!(r#"{{"id": "easy 1", "puzzle": "{}", "source": {{"set": [1, 2]}}}}"#, solution.as_str())
+    );
+    assert_eq!(text.parse::<Board>()?, board);
+
+    // Generated puzzles with a region map, cages and named rules, as
+    // `generate --format json` writes them, read back with those rules.
+    let four = Shape::new(2, 2);
+    let generator = Generator::new(Rules::new(four).with_anti_knight()).seed(2).jigsaw().killer();
+    let puzzle = generator.puzzle(0).expect("a puzzle");
+    let rules = puzzle.rules();
+    let cages = rules.cages().map(|(sum, cells)| format!(r#"{{"sum":{sum},"cells":{cells:?}}}"#)).collect::<Vec<_>>();
+    let text = format!(
+        r#"{{"index":0,"puzzle":"{}","regions":"{}","cages":[{}],"rules":["anti-knight"]}}"#,
+        puzzle.as_str(),
+        rules.region_map(),
+        cages.join(",")
+    );
+    let (read, layout) = Parser::new().parse(&text)?;
+    assert_eq!(read.rules(), rules);
+    assert_eq!(read, puzzle);
+    assert_eq!(layout.region_map(), Some(rules.region_map().as_str()));
+    assert_eq!(layout.cage_map(), rules.cage_map().as_deref());
+    assert_eq!(layout.rule_names(), Some("anti-knight"));
+    // Named rules alone, and the diagonals asked of the parser too.
+    let (read, _) = Parser::new().diagonals(true).parse(r#"{"puzzle": "1...............", "rules": ["windoku"]}"#)?;
+    assert_eq!(read.rules(), Rules::new(four.with_diagonals()).with_windows());
+
+    // Over several lines, errors are placed where they are.
+    let text = "{\n  \"puzzle\": \"11..............\"\n}";
+    assert!(matches!(text.parse::<Board>(), Err(ParseError::Repeated { line: 2, column: 15, .. })), "{text}");
+    let broken = [
+        (
+            r#"{"puzzle": "1...............", "rules": ["windoku", "queen"]}"#,
+            "line 1, column 53: no rule is named 'queen'",
+        ),
+        (
+            r#"{"puzzle": "1...............", "cages": [{"sum": 30, "cells": [0, 1]}]}"#,
+            "line 1, column 42: no 2 distinct",
+        ),
+        (
+            r#"{"puzzle": "1...............", "regions": "aaab"}"#,
+            "line 1, column 44: the region map has 4 labels, and the puzzle 16 cells",
+        ),
+        (r#"{"puzzle": "1..............."} x"#, "line 1, column 32: 'x' after the end of the object"),
+        (r#"{"id": 7}"#, "line 1, column 1: the object has no \"puzzle\" member"),
+        (r#"{"puzzle": "1...", "puzzle": "2..."}"#, "line 1, column 20: the object has two \"puzzle\" members"),
+        (r#"{"puzzle": "1.\u002e."}"#, "line 1, column 15: a puzzle or a map is written without escapes"),
+        (r#"{"puzzle": "1..."#, "line 1, column 17: a string is not closed"),
+        (r#"{"puzzle": 12}"#, "line 1, column 12: expected a string, found '1'"),
+    ];
+    for (text, start) in broken {
+        let error = err(text).to_string();
+        assert!(error.starts_with(start), "{text}: {error}");
+    }
+    // Rules given apart: an object without rules of its own takes them.
+    let jigsaw = Rules::jigsaw("aaabacbbccbdcddd")?;
+    let (read, _) = Parser::new().parse_with_rules(r#"{"puzzle": "1..............."}"#, &jigsaw)?;
+    assert_eq!(read.rules(), jigsaw);
+    let error = Parser::new().parse_with_rules(r#"{"puzzle": "1...............", "rules": ["x"]}"#, &jigsaw);
+    assert!(error.is_err_and(|e| e.to_string().contains("brings its own rules")));
     Ok(())
 }
 

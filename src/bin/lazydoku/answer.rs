@@ -145,10 +145,15 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
         }
         Record::Puzzle { line, lines, text } => (*line, *lines, text),
     };
-    // A bare line needs no layout: its solution is its own text.
+    // A bare line needs no layout: its solution is its own text. A JSON
+    // object's answer is the object with its puzzle solved.
     let parsed = if let Some(rules) = &settings.rules {
         settings.parser.parse_with_rules(text, rules).map(|(board, layout)| (board, Some(layout)))
-    } else if lines > 1 || has_inner_whitespace(text) || settings.parser != Parser::new() {
+    } else if lines > 1
+        || has_inner_whitespace(text)
+        || settings.parser != Parser::new()
+        || text.trim_start().starts_with('{')
+    {
         settings.parser.parse(text).map(|(board, layout)| (board, Some(layout)))
     } else {
         settings.parser.parse_board(text).map(|board| (board, None))

@@ -580,6 +580,11 @@ impl Records {
         if grid.is_none() && trimmed.starts_with('[') {
             return Kind::Matrix;
         }
+        if grid.is_none() && trimmed.starts_with('{') {
+            // A JSON object on one line (JSON Lines), as `generate --format
+            // json` writes each puzzle.
+            return Kind::LinePuzzle;
+        }
         let token = trimmed.split_whitespace().next().unwrap_or("");
         let length = token.chars().count();
         let free = grid.is_none() && self.mode == Mode::Auto;
