@@ -50,7 +50,7 @@ impl Random {
 /// Characters that matter to some format, and a few that matter to none.
 const ALPHABET: &[char] = &[
     '.', '0', '_', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'F', 'G', 'P', 'Q', 'Z', 'a', 'x', ' ', '\t',
-    '\n', '\r', '|', '-', '+', '=', '[', ']', ',', '#', 'n', 'u', 'l', 'i', 'é', '\u{feff}', '\0',
+    '\n', '\r', '|', '-', '+', '=', '[', ']', ',', '#', 'n', 'u', 'l', 'i', 'é', '\u{feff}', '\0', '{', '}', '"', ':',
 ];
 
 /// Box shapes to write puzzles in.
@@ -65,8 +65,15 @@ fn generated(random: &mut Random) -> String {
     let keep = random.below(100);
     let cells: Vec<char> =
         grid.chars().map(|c| if random.below(100) < keep { c } else { *random.pick(&['.', '0', '_']) }).collect();
-    match random.below(5) {
+    // Rules named after a line, or in a JSON object, now and then.
+    let names: Vec<&str> = lazydoku::format::RULE_NAMES.iter().copied().filter(|_| random.below(4) == 0).collect();
+    match random.below(7) {
         0 => cells.iter().collect(),
+        5 => format!("{} rules:{}", cells.iter().collect::<String>(), names.join(",")),
+        6 => {
+            let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
+            format!(r#"{{"puzzle": "{}", "rules": [{}]}}"#, cells.iter().collect::<String>(), quoted.join(", "))
+        }
         1 => cells.chunks(side).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n"),
         2 => cells
             .chunks(side)
