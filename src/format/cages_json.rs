@@ -250,7 +250,8 @@ impl Rules {
 }
 
 /// A puzzle written as a JSON object, as `lazydoku generate --format json`
-/// writes one: where each member that the parser reads lies in the text.
+/// writes one: where each member that the parser reads lies in the text,
+/// or what it holds.
 pub(super) struct PuzzleObject {
     /// The puzzle's cells: the text inside the quotes of `puzzle`.
     pub(super) puzzle: std::ops::Range<usize>,
@@ -261,6 +262,12 @@ pub(super) struct PuzzleObject {
     pub(super) cages: Option<(std::ops::Range<usize>, (usize, usize))>,
     /// Each name of `rules`, with its line and column.
     pub(super) names: Vec<(String, (usize, usize))>,
+    /// Each region of `extra_regions` (as [`Rules::with_region`] takes
+    /// it), with its line and column.
+    pub(super) extra_regions: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each group of `distinct_groups` (as [`Rules::with_distinct`] takes
+    /// it), with its line and column.
+    pub(super) distinct_groups: Vec<(Vec<usize>, (usize, usize))>,
 }
 
 impl PuzzleObject {
@@ -274,6 +281,7 @@ impl PuzzleObject {
         };
         let mut reader = Reader { text, pos: 0 };
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
+        let (mut extra_regions, mut distinct_groups) = (None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -308,6 +316,25 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
+                    "extra_regions" | "distinct_groups" => {
+                        let mut lists = Vec::new();
+                        r.array(|r| {
+                            r.skip_space();
+                            let place = r.place(r.pos);
+                            let mut cells = Vec::new();
+                            r.array(|r| {
+                                cells.push(r.number()?);
+                                Ok(())
+                            })?;
+                            lists.push((cells, place));
+                            Ok(())
+                        })?;
+                        let slot = if key == "extra_regions" { &mut extra_regions } else { &mut distinct_groups };
+                        if slot.replace(lists).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
                     _ => r.skip_value(0),
                 }
             })
@@ -318,7 +345,14 @@ impl PuzzleObject {
         let Some((puzzle, _)) = puzzle else {
             return Err((1, 1, "the object has no \"puzzle\" member".to_owned()));
         };
-        Ok(PuzzleObject { puzzle, regions, cages, names: names.unwrap_or_default() })
+        Ok(PuzzleObject {
+            puzzle,
+            regions,
+            cages,
+            names: names.unwrap_or_default(),
+            extra_regions: extra_regions.unwrap_or_default(),
+            distinct_groups: distinct_groups.unwrap_or_default(),
+        })
     }
 }
 

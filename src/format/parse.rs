@@ -338,7 +338,11 @@ impl Parser {
             reason,
         })?;
         let own_rules = object.regions.as_ref().or(object.cages.as_ref()).map(|(_, at)| *at);
-        if let (Some(_), Some((line, column))) = (given, own_rules.or(object.names.first().map(|(_, at)| *at))) {
+        let own_rules = own_rules
+            .or(object.extra_regions.first().map(|(_, at)| *at))
+            .or(object.distinct_groups.first().map(|(_, at)| *at))
+            .or(object.names.first().map(|(_, at)| *at));
+        if let (Some(_), Some((line, column))) = (given, own_rules) {
             let reason = "the puzzle brings its own rules; leave out the rules given apart".to_owned();
             return Err(ParseError::LineRules { line, column, reason });
         }
@@ -362,7 +366,11 @@ impl Parser {
                 let scan = parser.shape(rules.shape()).scan(&padded, false)?;
                 (Self::build_on(&scan, Board::empty_with(rules))?, scan)
             }
-            None if object.regions.is_none() && object.cages.is_none() => {
+            None if object.regions.is_none()
+                && object.cages.is_none()
+                && object.extra_regions.is_empty()
+                && object.distinct_groups.is_empty() =>
+            {
                 let scan = parser.scan(&padded, false)?;
                 (parser.build(&scan)?, scan)
             }
@@ -398,6 +406,18 @@ impl Parser {
                     }
                     None => rules,
                 };
+                let at = |(line, column): (usize, usize), e: RulesError| ParseError::LineRules {
+                    line,
+                    column,
+                    reason: e.to_string(),
+                };
+                let mut rules = rules;
+                for (cells, place) in &object.extra_regions {
+                    rules = rules.with_region(cells).map_err(|e| at(*place, e))?;
+                }
+                for (cells, place) in &object.distinct_groups {
+                    rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
+                }
                 let scan = parser.shape(rules.shape()).scan(&padded, false)?;
                 (Self::build_on(&scan, Board::empty_with(&rules))?, scan)
             }

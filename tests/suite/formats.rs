@@ -503,6 +503,13 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
     assert_eq!(layout.region_map(), Some(rules.region_map().as_str()));
     assert_eq!(layout.cage_map(), rules.cage_map().as_deref());
     assert_eq!(layout.rule_names(), Some("anti-knight"));
+    // Extra regions and groups of distinct digits, as the API takes them.
+    let text =
+        r#"{"puzzle": "1...............", "extra_regions": [[0, 5, 10, 15]], "distinct_groups": [[3, 12], [1, 14]]}"#;
+    let (read, _) = Parser::new().parse(text)?;
+    let rules = Rules::new(four).with_region(&[0, 5, 10, 15])?.with_distinct(&[3, 12])?.with_distinct(&[1, 14])?;
+    assert_eq!(read.rules(), rules);
+    assert_eq!(read, rules.parse("1...............")?);
     // Named rules alone, and the diagonals asked of the parser too.
     let (read, _) = Parser::new().diagonals(true).parse(r#"{"puzzle": "1...............", "rules": ["windoku"]}"#)?;
     assert_eq!(read.rules(), Rules::new(four.with_diagonals()).with_windows());
@@ -529,6 +536,12 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
         (r#"{"puzzle": "1.\u002e."}"#, "line 1, column 15: a puzzle or a map is written without escapes"),
         (r#"{"puzzle": "1..."#, "line 1, column 17: a string is not closed"),
         (r#"{"puzzle": 12}"#, "line 1, column 12: expected a string, found '1'"),
+        (
+            r#"{"puzzle": "1...............", "extra_regions": [[0, 5, 10]]}"#,
+            "line 1, column 50: an extra region has 3",
+        ),
+        (r#"{"puzzle": "1...............", "distinct_groups": [[0, 99]]}"#, "line 1, column 52: cell 99 is off"),
+        (r#"{"puzzle": "1...............", "distinct_groups": [0]}"#, "line 1, column 52: expected '['"),
     ];
     for (text, start) in broken {
         let error = err(text).to_string();

@@ -72,7 +72,15 @@ fn generated(random: &mut Random) -> String {
         5 => format!("{} rules:{}", cells.iter().collect::<String>(), names.join(",")),
         6 => {
             let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
-            format!(r#"{{"puzzle": "{}", "rules": [{}]}}"#, cells.iter().collect::<String>(), quoted.join(", "))
+            // The main diagonal as an extra region, and two cells a knight's
+            // move apart as a group, now and then: givens may break them.
+            let diagonal: Vec<usize> = (0..side).map(|i| i * side + i).collect();
+            let more = match random.below(3) {
+                0 => format!(r#", "extra_regions": [{diagonal:?}]"#),
+                1 => format!(r#", "distinct_groups": [[0, {}]]"#, side + 2),
+                _ => String::new(),
+            };
+            format!(r#"{{"puzzle": "{}", "rules": [{}]{more}}}"#, cells.iter().collect::<String>(), quoted.join(", "))
         }
         1 => cells.chunks(side).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n"),
         2 => cells
