@@ -376,48 +376,7 @@ impl Parser {
             }
             None => {
                 let side = parser.scan(&padded, false)?.shape.side();
-                if let Some((range, (line, column))) = &object.regions {
-                    let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
-                    if labels != side * side {
-                        let reason =
-                            format!("the region map has {labels} labels, and the puzzle {} cells", side * side);
-                        return Err(ParseError::LineRules { line: *line, column: *column, reason });
-                    }
-                }
-                let regions = object.regions.as_ref().map(|(range, (line, column))| RulesPart {
-                    text: &text[range.clone()],
-                    line: *line,
-                    column: *column,
-                });
-                let rules =
-                    parser.line_rules(&LineRules { regions, cages: None, names: None, side, end: text.len() })?;
-                let rules = match &object.cages {
-                    Some((range, (line, column))) => {
-                        rules.with_cage_json(&text[range.clone()]).map_err(|e| match e {
-                            // Placed within the value: moved to the object's lines.
-                            RulesError::CageMap { line: 1, column: at, reason } => {
-                                ParseError::LineRules { line: *line, column: column + at - 1, reason }
-                            }
-                            RulesError::CageMap { line: below, column, reason } => {
-                                ParseError::LineRules { line: line + below - 1, column, reason }
-                            }
-                            other => ParseError::LineRules { line: *line, column: *column, reason: other.to_string() },
-                        })?
-                    }
-                    None => rules,
-                };
-                let at = |(line, column): (usize, usize), e: RulesError| ParseError::LineRules {
-                    line,
-                    column,
-                    reason: e.to_string(),
-                };
-                let mut rules = rules;
-                for (cells, place) in &object.extra_regions {
-                    rules = rules.with_region(cells).map_err(|e| at(*place, e))?;
-                }
-                for (cells, place) in &object.distinct_groups {
-                    rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
-                }
+                let rules = parser.object_rules(text, &object, side)?;
                 let scan = parser.shape(rules.shape()).scan(&padded, false)?;
                 (Self::build_on(&scan, Board::empty_with(&rules))?, scan)
             }
@@ -428,6 +387,54 @@ impl Parser {
         layout.cage_map = if object.cages.is_some() { board.rules().cage_map() } else { None };
         layout.rule_names = (!list.is_empty()).then(|| list.join(","));
         Ok((board, layout))
+    }
+
+    /// The rules a JSON object brings besides named ones (already this
+    /// parser's options), on a board of `side`: its region map, cages,
+    /// extra regions and groups of distinct digits, each error placed in
+    /// the object.
+    fn object_rules(self, text: &str, object: &PuzzleObject, side: usize) -> Result<Rules, ParseError> {
+        if let Some((range, (line, column))) = &object.regions {
+            let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
+            if labels != side * side {
+                let reason = format!("the region map has {labels} labels, and the puzzle {} cells", side * side);
+                return Err(ParseError::LineRules { line: *line, column: *column, reason });
+            }
+        }
+        let regions = object.regions.as_ref().map(|(range, (line, column))| RulesPart {
+            text: &text[range.clone()],
+            line: *line,
+            column: *column,
+        });
+        let rules = self.line_rules(&LineRules { regions, cages: None, names: None, side, end: text.len() })?;
+        let rules = match &object.cages {
+            Some((range, (line, column))) => {
+                rules.with_cage_json(&text[range.clone()]).map_err(|e| match e {
+                    // Placed within the value: moved to the object's lines.
+                    RulesError::CageMap { line: 1, column: at, reason } => {
+                        ParseError::LineRules { line: *line, column: column + at - 1, reason }
+                    }
+                    RulesError::CageMap { line: below, column, reason } => {
+                        ParseError::LineRules { line: line + below - 1, column, reason }
+                    }
+                    other => ParseError::LineRules { line: *line, column: *column, reason: other.to_string() },
+                })?
+            }
+            None => rules,
+        };
+        let at = |(line, column): (usize, usize), e: RulesError| ParseError::LineRules {
+            line,
+            column,
+            reason: e.to_string(),
+        };
+        let mut rules = rules;
+        for (cells, place) in &object.extra_regions {
+            rules = rules.with_region(cells).map_err(|e| at(*place, e))?;
+        }
+        for (cells, place) in &object.distinct_groups {
+            rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
+        }
+        Ok(rules)
     }
 
     /// The rules written with a puzzle, built.

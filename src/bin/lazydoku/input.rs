@@ -497,11 +497,12 @@ impl Records {
 
     /// Takes the lines of rules under a complete grid into it: `regions
     /// MAP`, then `cages MAP SUMS`, then `rules NAMES`, any of them, as
-    /// `generate --format grid` writes them. When the input so far ends with the grid, the
-    /// next line is waited for only a moment ([`GRID_RULES_WAIT`]), so
-    /// that the answer to a grid does not wait on the next puzzle (at a
-    /// terminal, or from a program that waits for each answer); rules
-    /// that come later than that are a record of their own, and invalid.
+    /// `generate --format grid` writes them. When the input so far ends
+    /// with the grid, the next line is waited for only a moment
+    /// ([`GRID_RULES_WAIT`]), so that the answer to a grid does not wait on
+    /// the next puzzle (at a terminal, or from a program that waits for
+    /// each answer); rules that come later than that are a record of their
+    /// own, and invalid.
     fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
         for word in RULES_WORDS {
             if self.pending.is_none() {
@@ -757,13 +758,12 @@ fn grid_rules_wait() -> Duration {
 fn is_stray_rules_line(line: &str) -> bool {
     is_rules_line(line, "regions")
         || is_rules_line(line, "cages")
-        || line.split_whitespace().next() == Some("rules")
+        || is_rules_line(line, "rules")
             && line
                 .split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|word| !word.is_empty())
                 .skip(1)
                 .all(|name| lazydoku::format::RULE_NAMES.contains(&name))
-            && is_rules_line(line, "rules")
 }
 
 /// The words that start the lines of rules under a grid, in their order.

@@ -280,9 +280,14 @@ impl PuzzleArgs {
         if self.regions.is_some() || self.cages.is_some() {
             return None;
         }
-        let flags = [self.x, self.windoku, self.anti_knight, self.anti_king, self.non_consecutive];
-        let names: Vec<&str> =
-            lazydoku::format::RULE_NAMES.iter().zip(flags).filter(|&(_, on)| on).map(|(&name, _)| name).collect();
+        let flags = [
+            ("diagonals", self.x),
+            ("windoku", self.windoku),
+            ("anti-knight", self.anti_knight),
+            ("anti-king", self.anti_king),
+            ("non-consecutive", self.non_consecutive),
+        ];
+        let names: Vec<&str> = flags.iter().filter(|&&(_, on)| on).map(|&(name, _)| name).collect();
         (!names.is_empty()).then(|| names.join(","))
     }
 
