@@ -483,6 +483,28 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
         format!(r#"{{"id": "easy 1", "puzzle": "{}", "source": {{"set": [1, 2]}}}}"#, solution.as_str())
     );
     assert_eq!(text.parse::<Board>()?, board);
+    // Written with 0 and _ for empty cells, and the board with a cell
+    // emptied that was given: each empty cell keeps its mark, the emptied
+    // one takes the first one's.
+    let mut empty = 0;
+    let zeros: String = line
+        .chars()
+        .map(|c| {
+            empty += usize::from(c == '.');
+            if c != '.' {
+                c
+            } else if empty % 2 == 0 {
+                '_'
+            } else {
+                '0'
+            }
+        })
+        .collect();
+    let text = format!(r#"{{"puzzle":"{zeros}"}}"#);
+    let (board, layout) = Parser::new().parse(&text)?;
+    assert_eq!(layout.render(&board), text);
+    let emptied: Board = format!("...{}", &line[3..]).parse()?;
+    assert_eq!(layout.render(&emptied), format!(r#"{{"puzzle":"{}0{}"}}"#, &zeros[..2], &zeros[3..]));
 
     // Generated puzzles with a region map, cages and named rules, as
     // `generate --format json` writes them, read back with those rules.
