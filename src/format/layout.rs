@@ -60,6 +60,10 @@ pub struct Layout {
     pub(crate) cage_map: Option<String>,
     /// The names of the rules the puzzle brought with it, apart by commas.
     pub(crate) rule_names: Option<String>,
+    /// The extra regions a JSON object brought, as it listed them.
+    pub(crate) extra_regions: Vec<Vec<usize>>,
+    /// The groups of distinct digits a JSON object brought, as it listed them.
+    pub(crate) distinct_groups: Vec<Vec<usize>>,
 }
 
 impl Layout {
@@ -125,6 +129,32 @@ impl Layout {
     #[must_use]
     pub fn rule_names(&self) -> Option<&str> {
         self.rule_names.as_deref()
+    }
+
+    /// The extra regions that a puzzle written as a JSON object brought in
+    /// its `extra_regions` member, as it listed them; empty when it brought
+    /// none. No other format writes them, so a writer of JSON can add them.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let text = r#"{"puzzle": "1...............", "extra_regions": [[0, 5, 10, 15]], "distinct_groups": [[3, 12]]}"#;
+    /// let (_, layout) = Parser::new().parse(text)?;
+    /// assert_eq!(layout.extra_regions(), [vec![0, 5, 10, 15]]);
+    /// assert_eq!(layout.distinct_groups(), [vec![3, 12]]);
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn extra_regions(&self) -> &[Vec<usize>] {
+        &self.extra_regions
+    }
+
+    /// The groups of distinct digits that a puzzle written as a JSON object
+    /// brought in its `distinct_groups` member, as it listed them; empty
+    /// when it brought none.
+    #[must_use]
+    pub fn distinct_groups(&self) -> &[Vec<usize>] {
+        &self.distinct_groups
     }
 
     /// `board` written the way the puzzle was.

@@ -363,6 +363,8 @@ impl Parser {
                     region_map: None,
                     cage_map: None,
                     rule_names: None,
+                    extra_regions: Vec::new(),
+                    distinct_groups: Vec::new(),
                 };
                 return Ok((board, layout));
             }
@@ -407,6 +409,8 @@ impl Parser {
         layout.region_map = object.regions.map(|(range, _)| text[range].to_owned());
         layout.cage_map = if object.cages.is_some() { board.rules().cage_map() } else { None };
         layout.rule_names = (!list.is_empty()).then(|| list.join(","));
+        layout.extra_regions = object.extra_regions.into_iter().map(|(cells, _)| cells).collect();
+        layout.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
         Ok((board, layout))
     }
 
@@ -532,6 +536,8 @@ impl Parser {
             region_map: None,
             cage_map: None,
             rule_names: None,
+            extra_regions: Vec::new(),
+            distinct_groups: Vec::new(),
         };
         (board, layout)
     }

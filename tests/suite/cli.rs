@@ -690,6 +690,17 @@ fn json_lines_from_generate_are_solved_into_json_lines() {
         let json = common::run(&["solve", "-q", "--format", "json", "-"], &puzzles);
         assert_eq!(stdout(&json).matches(r#""status":"solved""#).count(), 2, "{}", stdout(&json));
     }
+    // Extra regions and groups of distinct digits, which only JSON writes,
+    // go with the answers in JSON.
+    let object = r#"{"puzzle": "1...............", "extra_regions": [[0, 5, 10, 15]], "distinct_groups": [[3, 12]]}"#;
+    let o = common::run(&["all", "-q", "--format", "json", "-"], format!("{object}\n"));
+    let rules = lazydoku::Rules::new(lazydoku::Shape::new(2, 2)).with_region(&[0, 5, 10, 15]).unwrap();
+    let count = rules.with_distinct(&[3, 12]).unwrap().parse("1...............").unwrap().count_solutions(100);
+    let listed = stdout(&o);
+    let answers: Vec<&str> = listed.lines().collect();
+    assert!(answers.len() == count && count > 1, "{listed}");
+    let members = r#","extra_regions":[[0,5,10,15]],"distinct_groups":[[3,12]]}"#;
+    assert!(answers.iter().all(|a| a.ends_with(members)), "{listed}");
 }
 
 #[test]

@@ -613,14 +613,21 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 }
 
 /// The JSON members for the rules a puzzle brought with it: `regions`,
-/// the region map as written, and `cages`, each cage's sum and cells (as
-/// `generate --format json` writes them, and `--cages` reads them).
+/// the region map as written; `cages`, each cage's sum and cells (as
+/// `generate --format json` writes them, and `--cages` reads them); a JSON
+/// object's `extra_regions` and `distinct_groups`; and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
     let cages = layout.cage_map().map(|_| ("cages", cages_json(&puzzle.board.rules())));
     let names = layout.rule_names().map(|names| ("rules", names_json(names)));
-    regions.into_iter().chain(cages).chain(names).collect()
+    let cell_lists = |lists: &[Vec<usize>]| {
+        format!("[{}]", lists.iter().map(|cells| format!("[{}]", cells.iter().join(","))).join(","))
+    };
+    let extra = (!layout.extra_regions().is_empty()).then(|| ("extra_regions", cell_lists(layout.extra_regions())));
+    let groups =
+        (!layout.distinct_groups().is_empty()).then(|| ("distinct_groups", cell_lists(layout.distinct_groups())));
+    regions.into_iter().chain(cages).chain(extra).chain(groups).chain(names).collect()
 }
 
 /// Rule names apart by commas as a JSON array of strings.
