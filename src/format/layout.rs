@@ -54,15 +54,23 @@ pub struct Layout {
     pub(crate) kind: LayoutKind,
     pub(crate) shape: Shape,
     pub(crate) hex: bool,
-    /// The region map the puzzle brought with it, as written.
+    /// The rules the puzzle brought with it, as it wrote them.
+    pub(crate) own: OwnRules,
+}
+
+/// The rules a puzzle brought with it, as written, for a writer to carry
+/// with its solution; all empty for rules given apart.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct OwnRules {
+    /// The region map.
     pub(crate) region_map: Option<String>,
-    /// The cage map and its sums the puzzle brought with it, as written.
+    /// The cage map and its sums.
     pub(crate) cage_map: Option<String>,
-    /// The names of the rules the puzzle brought with it, apart by commas.
+    /// The names of the named rules, apart by commas.
     pub(crate) rule_names: Option<String>,
-    /// The extra regions a JSON object brought, as it listed them.
+    /// A JSON object's extra regions, as it listed them.
     pub(crate) extra_regions: Vec<Vec<usize>>,
-    /// The groups of distinct digits a JSON object brought, as it listed them.
+    /// A JSON object's groups of distinct digits, as it listed them.
     pub(crate) distinct_groups: Vec<Vec<usize>>,
 }
 
@@ -102,14 +110,14 @@ impl Layout {
     /// ```
     #[must_use]
     pub fn region_map(&self) -> Option<&str> {
-        self.region_map.as_deref()
+        self.own.region_map.as_deref()
     }
 
     /// The cage map and each cage's sum (`aabb... a=3 b=7 ...`) that came
     /// with the puzzle, as written; `None` when it brought none.
     #[must_use]
     pub fn cage_map(&self) -> Option<&str> {
-        self.cage_map.as_deref()
+        self.own.cage_map.as_deref()
     }
 
     /// The names of the rules that came with the puzzle and that no map
@@ -128,7 +136,7 @@ impl Layout {
     /// ```
     #[must_use]
     pub fn rule_names(&self) -> Option<&str> {
-        self.rule_names.as_deref()
+        self.own.rule_names.as_deref()
     }
 
     /// The extra regions that a puzzle written as a JSON object brought in
@@ -146,7 +154,7 @@ impl Layout {
     /// ```
     #[must_use]
     pub fn extra_regions(&self) -> &[Vec<usize>] {
-        &self.extra_regions
+        &self.own.extra_regions
     }
 
     /// The groups of distinct digits that a puzzle written as a JSON object
@@ -154,7 +162,7 @@ impl Layout {
     /// when it brought none.
     #[must_use]
     pub fn distinct_groups(&self) -> &[Vec<usize>] {
-        &self.distinct_groups
+        &self.own.distinct_groups
     }
 
     /// `board` written the way the puzzle was.

@@ -5,6 +5,7 @@ use std::ops::Range;
 use itertools::Itertools;
 
 use super::cages_json::PuzzleObject;
+use super::layout::OwnRules;
 use super::{Layout, LayoutKind, ParseError};
 use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
 
@@ -280,9 +281,9 @@ impl Parser {
             let board = Self::build_on(&scan, Board::empty_with(&rules))?;
             parser.with_layout(text, &scan, board)
         };
-        layout.region_map = found.regions.map(|map| map.text.to_owned());
-        layout.cage_map = found.cages.map(|map| map.text.to_owned());
-        layout.rule_names = names;
+        layout.own.region_map = found.regions.map(|map| map.text.to_owned());
+        layout.own.cage_map = found.cages.map(|map| map.text.to_owned());
+        layout.own.rule_names = names;
         Ok((board, layout))
     }
 
@@ -360,11 +361,7 @@ impl Parser {
                     kind: LayoutKind::Object,
                     shape: Shape::NINE,
                     hex: false,
-                    region_map: None,
-                    cage_map: None,
-                    rule_names: None,
-                    extra_regions: Vec::new(),
-                    distinct_groups: Vec::new(),
+                    own: OwnRules::default(),
                 };
                 return Ok((board, layout));
             }
@@ -406,11 +403,11 @@ impl Parser {
         };
         let (board, mut layout) = parser.with_layout(text, &scan, board);
         layout.kind = LayoutKind::Object;
-        layout.region_map = object.regions.map(|(range, _)| text[range].to_owned());
-        layout.cage_map = if object.cages.is_some() { board.rules().cage_map() } else { None };
-        layout.rule_names = (!list.is_empty()).then(|| list.join(","));
-        layout.extra_regions = object.extra_regions.into_iter().map(|(cells, _)| cells).collect();
-        layout.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
+        layout.own.region_map = object.regions.map(|(range, _)| text[range].to_owned());
+        layout.own.cage_map = if object.cages.is_some() { board.rules().cage_map() } else { None };
+        layout.own.rule_names = (!list.is_empty()).then(|| list.join(","));
+        layout.own.extra_regions = object.extra_regions.into_iter().map(|(cells, _)| cells).collect();
+        layout.own.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
         Ok((board, layout))
     }
 
@@ -533,11 +530,7 @@ impl Parser {
             kind: scan.kind,
             shape: board.shape(),
             hex: self.hex,
-            region_map: None,
-            cage_map: None,
-            rule_names: None,
-            extra_regions: Vec::new(),
-            distinct_groups: Vec::new(),
+            own: OwnRules::default(),
         };
         (board, layout)
     }
