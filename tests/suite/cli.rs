@@ -703,6 +703,85 @@ fn json_lines_from_generate_are_solved_into_json_lines() {
     assert!(answers.iter().all(|a| a.ends_with(members)), "{listed}");
 }
 
+/// `text`, a JSON object on one line, written over several as a pretty
+/// printer would: a line break after each `{`, `[` and `,` and before each
+/// `}` and `]` outside strings.
+fn spread_over_lines(text: &str) -> String {
+    let (mut out, mut in_string) = (String::new(), false);
+    for c in text.chars() {
+        match c {
+            '"' => in_string = !in_string,
+            '}' | ']' if !in_string => out.push('\n'),
+            _ => {}
+        }
+        out.push(c);
+        if !in_string && matches!(c, '{' | '[' | ',') {
+            out.push_str("\n  ");
+        }
+    }
+    out
+}
+
+#[test]
+fn json_objects_over_several_lines_are_read_whole() {
+    use lazydoku::format::Parser;
+    let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let compact = stdout(&o);
+    let spread: String = compact.lines().map(|line| spread_over_lines(line) + "\n").collect();
+    assert!(spread.lines().count() > 100, "{spread}");
+    // Each object is one puzzle, answered as the same object over the same
+    // lines with its puzzle solved: the answers line up with the input.
+    let solved = common::run(&["solve", "-q", "-"], &spread);
+    assert!(solved.status.success(), "{}", stderr(&solved));
+    let answers = stdout(&solved);
+    assert_eq!(answers.lines().count(), spread.lines().count(), "{answers}");
+    let mut answer_lines = answers.lines();
+    for line in compact.lines() {
+        let lines = spread_over_lines(line).lines().count();
+        let object = answer_lines.by_ref().take(lines).collect::<Vec<_>>().join("\n");
+        let (asked, _) = Parser::new().parse(line).unwrap();
+        let (board, _) = Parser::new().parse(&object).unwrap();
+        assert_eq!(asked.solve().as_ref(), Some(&board), "{object}");
+        assert_eq!(board.rules(), asked.rules());
+    }
+    let count = common::run(&["count", "-q", "-"], &spread);
+    assert_eq!(stdout(&count).split_whitespace().collect::<Vec<_>>(), ["1", "1"]);
+
+    // An error is placed on its line within the object: here an unknown
+    // rule name on the fourth line of an object that starts on the second.
+    let puzzle = ".".repeat(81);
+    let input = format!("# two objects\n{{\n  \"puzzle\": \"{puzzle}\",\n  \"rules\": [\"queen\"]\n}}\n");
+    let o = common::run(&["solve", "-"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("-:4:13: no rule is named 'queen'"), "{}", stderr(&o));
+
+    // A `{` that never closes is an error on its own line, and every line
+    // after it is read as it would be without it.
+    let given = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let input = format!("{{\n{given}\n{{\"puzzle\":\"{given}\"}}\n");
+    let o = common::run(&["solve", "-"], &input);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("invalid: a JSON object opened here is not closed before the input ends"), "{out}");
+    let solution = given.parse::<lazydoku::Board>().unwrap().solve().unwrap();
+    assert_eq!(lines[1], solution.as_str());
+    assert_eq!(lines[2], format!("{{\"puzzle\":\"{solution}\"}}"));
+    assert!(stderr(&o).contains("-:1:1: a JSON object opened here"), "{}", stderr(&o));
+
+    // An array of puzzles is refused whole, with the way to give them.
+    for array in [format!("[{}]\n", compact.trim_end().replace('\n', ",")), format!("[\n{spread}]\n")] {
+        let o = common::run(&["solve", "-"], &array);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(stderr(&o).contains("-:1:1: a JSON array of puzzles"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("0 found, 0 without solution, 1 invalid"), "{}", stderr(&o));
+    }
+    // A bracket alone still opens a matrix.
+    let o = common::run(&["count", "-q", "-"], "[\n[1,2,3,4],[3,4,1,2],\n[2,1,4,3],[4,3,2,1]]\n");
+    assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>(), ["1"], "{}", stderr(&o));
+}
+
 #[test]
 fn trace_follows_the_rules_given() {
     // The README's jigsaw: the last board traced is its solution.

@@ -80,7 +80,19 @@ fn generated(random: &mut Random) -> String {
                 1 => format!(r#", "distinct_groups": [[0, {}]]"#, side + 2),
                 _ => String::new(),
             };
-            format!(r#"{{"puzzle": "{}", "rules": [{}]{more}}}"#, cells.iter().collect::<String>(), quoted.join(", "))
+            let object = format!(
+                r#"{{"puzzle": "{}", "rules": [{}]{more}}}"#,
+                cells.iter().collect::<String>(),
+                quoted.join(", ")
+            );
+            // Over several lines now and then, as `jq` writes objects, and
+            // then perhaps two of them, or the same in an array.
+            match random.below(4) {
+                0 => object.replace(", ", ",\n  ").replace('{', "{\n  "),
+                1 => format!("{object}\n{}", object.replace(", ", ",\n")),
+                2 => format!("[\n{object},\n{object}\n]"),
+                _ => object,
+            }
         }
         1 => cells.chunks(side).map(|row| row.iter().collect::<String>()).collect::<Vec<_>>().join("\n"),
         2 => cells

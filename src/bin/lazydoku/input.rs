@@ -22,6 +22,14 @@ pub const MAX_LINE: usize = 64 * 1024;
 /// and around the boxes, and room for a matrix written loosely.
 const MAX_PUZZLE_LINES: usize = 64;
 
+/// The most lines a puzzle written as a JSON object may span: `jq` writes
+/// each cell of a cage on a line of its own, some 1,500 lines for a 25x25
+/// killer.
+const MAX_VALUE_LINES: usize = 4096;
+/// The most bytes a puzzle written as a JSON object over several lines may
+/// hold.
+const MAX_VALUE_BYTES: usize = 1 << 20;
+
 /// How long a grid waits for the `regions` and `cages` lines that may
 /// follow it, when they have not arrived with it: long enough for a
 /// writer that split its output anywhere to write the rest, short enough
@@ -373,8 +381,10 @@ pub struct Records {
     /// The buffer of a line already taken into a chunk, kept for the next
     /// line to be read into.
     spare: Vec<u8>,
-    /// A line read past the end of a grid, to be looked at next.
-    pending: Option<(usize, Line)>,
+    /// Lines read but not taken, to be looked at next, in order: one read
+    /// past the end of a grid, or those after a JSON value's first line
+    /// when the value never closed.
+    pending: VecDeque<(usize, Line)>,
     done: bool,
 }
 
@@ -390,7 +400,7 @@ impl Records {
             first_ending_crlf: None,
             ready: VecDeque::new(),
             spare: Vec::new(),
-            pending: None,
+            pending: VecDeque::new(),
             done: false,
         }
     }
@@ -406,7 +416,7 @@ impl Records {
     /// it is read, or its bytes have arrived.
     pub fn has_buffered(&mut self) -> bool {
         !self.ready.is_empty()
-            || self.pending.is_some()
+            || !self.pending.is_empty()
             || !self.reader.buffer().is_empty()
             || self.reader.get_mut().arrives_within(None)
     }
@@ -433,7 +443,7 @@ impl Records {
         }
         let mut grid: Option<Grid> = None;
         loop {
-            let next = match self.pending.take() {
+            let next = match self.pending.pop_front() {
                 Some(pending) => Some(pending),
                 None if self.done => None,
                 None => self.read_line()?,
@@ -445,7 +455,7 @@ impl Records {
             let text = match line {
                 Line::Unreadable(column, reason) => {
                     if let Some(g) = grid {
-                        self.pending = Some((number, Line::Unreadable(column, reason)));
+                        self.pending.push_front((number, Line::Unreadable(column, reason)));
                         return Ok(Some(self.finish_grid(g)));
                     }
                     return Ok(Some(Record::Unreadable { line: number, lines: 1, column, reason }));
@@ -480,13 +490,26 @@ impl Records {
                 }
                 (_, Some(_)) => {
                     // Anything else ends the grid, and is looked at afresh.
-                    self.pending = Some((number, Line::Text(text)));
+                    self.pending.push_front((number, Line::Text(text)));
                     return Ok(grid.map(|g| self.finish_grid(g)));
                 }
                 (Kind::LinePuzzle, None) => {
                     return Ok(Some(Record::Puzzle { line: number, lines: 1, text }));
                 }
-                (Kind::Matrix, None) => return self.matrix(number, text).map(Some),
+                (Kind::Matrix, None) => {
+                    // A line of `[` alone opens a matrix or an array of
+                    // objects, as the next line tells.
+                    if text.trim() == "[" {
+                        let next = self.next_line()?;
+                        let objects = matches!(&next, Some((_, Line::Text(t))) if t.trim_start().starts_with('{'));
+                        self.pending.extend(next);
+                        if objects {
+                            return self.json_value(number, text).map(Some);
+                        }
+                    }
+                    return self.matrix(number, text).map(Some);
+                }
+                (Kind::JsonValue, None) => return self.json_value(number, text).map(Some),
                 (Kind::Separator, None) => grid = Some(Grid { first: number, lines: vec![text], rows: 0, width: 0 }),
                 (Kind::Row(width), None) => {
                     grid = Some(Grid { first: number, lines: vec![text], rows: 1, width });
@@ -505,15 +528,17 @@ impl Records {
     /// own, and invalid.
     fn rules_under(&mut self, grid: &mut Grid) -> io::Result<()> {
         for word in RULES_WORDS {
-            if self.pending.is_none() {
+            if self.pending.is_empty() {
                 if self.reader.buffer().is_empty() && !self.reader.get_mut().arrives_within(Some(grid_rules_wait())) {
                     return Ok(());
                 }
-                self.pending = self.read_line()?;
+                let next = self.read_line()?;
+                self.pending.extend(next);
             }
-            match self.pending.take() {
+            match self.pending.pop_front() {
                 Some((_, Line::Text(text))) if is_rules_line(&text, word) => grid.lines.push(text),
-                other => self.pending = other,
+                Some(other) => self.pending.push_front(other),
+                None => {}
             }
         }
         Ok(())
@@ -537,14 +562,14 @@ impl Records {
         let (mut opened, mut closed) = (first.matches('[').count(), first.matches(']').count());
         let mut lines = vec![first];
         while opened > closed && lines.len() < MAX_PUZZLE_LINES {
-            match self.read_line()? {
+            match self.next_line()? {
                 Some((_, Line::Text(text))) => {
                     opened += text.matches('[').count();
                     closed += text.matches(']').count();
                     lines.push(text);
                 }
                 Some((at, unreadable)) => {
-                    self.pending = Some((at, unreadable));
+                    self.pending.push_front((at, unreadable));
                     break;
                 }
                 None => {
@@ -554,6 +579,78 @@ impl Records {
             }
         }
         Ok(Record::Puzzle { line: number, lines: lines.len(), text: lines.join("\n") })
+    }
+
+    /// The next line: one put back first, else one read.
+    fn next_line(&mut self) -> io::Result<Option<(usize, Line)>> {
+        match self.pending.pop_front() {
+            Some(line) => Ok(Some(line)),
+            None => self.read_line(),
+        }
+    }
+
+    /// A JSON value that opens on line `number` with `first` and goes on
+    /// over the lines after it: a puzzle object written over several lines,
+    /// as `jq` writes one, taken whole as one record; or an array of
+    /// puzzles, which is refused whole, with the way to give its objects.
+    /// A value that does not close within [`MAX_VALUE_LINES`] lines and
+    /// [`MAX_VALUE_BYTES`] bytes, or before the input ends, is an error on
+    /// its first line alone, and the lines after it are read afresh: a
+    /// stray `{` loses no puzzle after it.
+    fn json_value(&mut self, number: usize, first: String) -> io::Result<Record> {
+        let mut depth = JsonDepth::default();
+        depth.feed(&first);
+        let mut bytes = first.len();
+        let mut lines = vec![(number, Line::Text(first))];
+        while !depth.closed() && lines.len() < MAX_VALUE_LINES && bytes <= MAX_VALUE_BYTES {
+            match self.next_line()? {
+                Some((at, Line::Text(text))) => {
+                    depth.feed(&text);
+                    bytes += text.len() + 1;
+                    lines.push((at, Line::Text(text)));
+                }
+                Some(unreadable) => {
+                    self.pending.push_front(unreadable);
+                    break;
+                }
+                None => {
+                    self.done = true;
+                    break;
+                }
+            }
+        }
+        let texts = || lines.iter().map(|(_, line)| if let Line::Text(text) = line { text.as_str() } else { "" });
+        let is_array = texts().next().is_some_and(|text| text.trim_start().starts_with('['));
+        let mut reason = String::new();
+        if is_array {
+            reason.push_str(
+                "a JSON array of puzzles: give its objects one after another instead, one per line or over several \
+                 (`jq -c '.[]' FILE` writes them one per line)",
+            );
+        }
+        if !depth.closed() {
+            if !is_array {
+                let within = if lines.len() >= MAX_VALUE_LINES || bytes > MAX_VALUE_BYTES {
+                    format!("within {MAX_VALUE_LINES} lines and {} KiB", MAX_VALUE_BYTES / 1024)
+                } else {
+                    "before the input ends".to_owned()
+                };
+                reason = format!("a JSON object opened here is not closed {within}");
+            }
+            reason.push_str("; the lines after this one are read on their own");
+            let opened = if is_array { '[' } else { '{' };
+            let column = texts().next().and_then(|text| text.find(opened)).map_or(1, |at| at + 1);
+            // The lines after the first go back, ahead of any put back before.
+            for line in lines.drain(1..).rev() {
+                self.pending.push_front(line);
+            }
+            return Ok(Record::Unreadable { line: number, lines: 1, column, reason });
+        }
+        if is_array {
+            return Ok(Record::Unreadable { line: number, lines: lines.len(), column: 1, reason });
+        }
+        let text = texts().collect::<Vec<_>>().join("\n");
+        Ok(Record::Puzzle { line: number, lines: lines.len(), text })
     }
 
     /// What a line is, given the grid being gathered, if any.
@@ -566,7 +663,7 @@ impl Records {
             // A fold rather than `all`, so that the test runs on many bytes
             // at once: this loop was most of the reader thread's time.
             && bytes.iter().fold(true, |graphic, b| graphic & b.is_ascii_graphic())
-            && !matches!(bytes.first(), None | Some(b'#' | b'['))
+            && !matches!(bytes.first(), None | Some(b'#' | b'[' | b'{'))
             && (self.is_whole_board(text, bytes.len()) || bytes.len() > MAX_SIDE)
         {
             return Kind::LinePuzzle;
@@ -578,13 +675,19 @@ impl Records {
         if self.mode == Mode::Line {
             return Kind::LinePuzzle;
         }
+        if grid.is_none()
+            && (trimmed.starts_with('{')
+                || trimmed.strip_prefix('[').is_some_and(|rest| rest.trim_start().starts_with('{')))
+        {
+            // A JSON object on one line (JSON Lines), as `generate --format
+            // json` writes each puzzle; or a value that goes on below: an
+            // object written over several lines, or an array of objects.
+            let mut depth = JsonDepth::default();
+            depth.feed(trimmed);
+            return if depth.closed() && trimmed.starts_with('{') { Kind::LinePuzzle } else { Kind::JsonValue };
+        }
         if grid.is_none() && trimmed.starts_with('[') {
             return Kind::Matrix;
-        }
-        if grid.is_none() && trimmed.starts_with('{') {
-            // A JSON object on one line (JSON Lines), as `generate --format
-            // json` writes each puzzle.
-            return Kind::LinePuzzle;
         }
         let token = trimmed.split_whitespace().next().unwrap_or("");
         let length = token.chars().count();
@@ -732,10 +835,55 @@ enum Kind {
     LinePuzzle,
     /// The first line of a matrix.
     Matrix,
+    /// The first line of a JSON value that goes on below, or of an array.
+    JsonValue,
     /// A line of `-`, `+`, `|` and `=` between boxes.
     Separator,
     /// A grid row with this many cells.
     Row(usize),
+}
+
+/// How deep a JSON text stands in its objects and arrays, fed a line at a
+/// time: brackets and braces inside strings do not count. A string ends
+/// with its line, as JSON strings hold no line breaks: a quote left open
+/// by mistake does not turn the lines after it inside out.
+#[derive(Debug, Default)]
+struct JsonDepth {
+    depth: usize,
+    opened: bool,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl JsonDepth {
+    fn feed(&mut self, text: &str) {
+        (self.in_string, self.escaped) = (false, false);
+        for byte in text.bytes() {
+            if self.closed() {
+                return;
+            }
+            if self.in_string {
+                match byte {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => (self.depth, self.opened) = (self.depth + 1, true),
+                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the value has opened and closed again.
+    fn closed(&self) -> bool {
+        self.opened && self.depth == 0
+    }
 }
 
 /// A line of `-`, `=`, `+` and `|` only, with at least one dash.
@@ -882,6 +1030,27 @@ mod tests {
                 (18, 1, 'P')
             ]
         );
+    }
+
+    #[test]
+    fn a_json_value_is_one_record_over_its_lines() {
+        let p = ".".repeat(81);
+        let object = format!("{{\n  \"puzzle\": \"{p}\",\n  \"note\": \"{{ [ \\\" }}\"\n}}\n");
+        let grid = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n";
+        // An object over four lines (braces in a string do not count), one
+        // on one line, an array, then a grid.
+        let input = format!("{object}{{\"puzzle\":\"{p}\"}}\n[{{\"puzzle\":\n\"{p}\"}}]\n{grid}");
+        assert_eq!(kinds(&input), [(1, 4, 'P'), (5, 1, 'P'), (6, 2, 'U'), (8, 4, 'P')]);
+        // A brace that never closes is one bad line; what follows is read
+        // as it would be without it, grids and all.
+        let input = format!("{{\n{p}\n{grid}{object}");
+        assert_eq!(kinds(&input), [(1, 1, 'U'), (2, 1, 'P'), (3, 4, 'P'), (7, 4, 'P')]);
+        // Nor one that stays open past the bound.
+        let input = format!("{{\n{}", format!("{p}\n").repeat(MAX_VALUE_LINES + 10));
+        let read = kinds(&input);
+        assert_eq!(read.len(), MAX_VALUE_LINES + 11);
+        assert_eq!(read[0], (1, 1, 'U'));
+        assert!(read[1..].iter().enumerate().all(|(k, &r)| r == (k + 2, 1, 'P')));
     }
 
     #[test]
