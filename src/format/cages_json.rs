@@ -272,8 +272,8 @@ pub(super) struct PuzzleObject {
 
 impl PuzzleObject {
     /// Reads `text`, a JSON object with a `puzzle` string and perhaps
-    /// `regions`, `cages` and `rules`; other members are skipped. An error
-    /// gives its line, column and reason.
+    /// `regions`, `cages` and `rules`; other members are skipped. A comma
+    /// may follow it. An error gives its line, column and reason.
     pub(super) fn read(text: &str) -> Result<PuzzleObject, (usize, usize, String)> {
         let fail = |e: RulesError| match e {
             RulesError::CageMap { line, column, reason } => (line, column, reason),
@@ -339,6 +339,12 @@ impl PuzzleObject {
                 }
             })
             .map_err(fail)?;
+        // One comma may follow, as after an element of an array written
+        // an element to a line (or over several lines each): the layout
+        // keeps it, so that the answers make the same array.
+        if reader.peek() == Some(',') {
+            reader.pos += 1;
+        }
         if let Some(c) = reader.peek() {
             return Err(fail(reader.error(reader.pos, format!("'{c}' after the end of the object"))));
         }

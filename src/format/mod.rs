@@ -10,6 +10,10 @@
 //! | nested matrix (JSON, Python or Ruby arrays) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
 //! | JSON object with the puzzle as one line, and its rules | `{"puzzle": "..3.2.6..", "rules": ["windoku"]}` | `.` `0` `_` |
 //!
+//! A JSON object may span lines, and may end with a comma, as an element of
+//! an array written with an element to a line or more; the layout keeps
+//! both.
+//!
 //! Lines starting with `#` are comments. `0` means empty on boards up to
 //! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the
 //! hexadecimal `0-F` convention on 16x16 when [`Parser::hex`] asks for it.

@@ -770,13 +770,29 @@ fn json_objects_over_several_lines_are_read_whole() {
     assert_eq!(lines[2], format!("{{\"puzzle\":\"{solution}\"}}"));
     assert!(stderr(&o).contains("-:1:1: a JSON object opened here"), "{}", stderr(&o));
 
-    // An array of puzzles is refused whole, with the way to give them.
-    for array in [format!("[{}]\n", compact.trim_end().replace('\n', ",")), format!("[\n{spread}]\n")] {
-        let o = common::run(&["solve", "-"], &array);
-        assert_eq!(o.status.code(), Some(1));
-        assert!(stderr(&o).contains("-:1:1: a JSON array of puzzles"), "{}", stderr(&o));
-        assert!(stderr(&o).contains("0 found, 0 without solution, 1 invalid"), "{}", stderr(&o));
+    // An array with its brackets on lines of their own, as `jq .` writes
+    // one, is read element by element, and answered as the same array.
+    let elements: Vec<String> = compact.lines().map(spread_over_lines).collect();
+    let array = format!("[\n{}\n]\n", elements.join(",\n"));
+    let o = common::run(&["solve", "-q", "-"], &array);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answers = stdout(&o);
+    assert_eq!(answers.lines().count(), array.lines().count(), "{answers}");
+    let mut answer_lines = answers.lines();
+    assert_eq!(answer_lines.next(), Some("["));
+    for (k, (element, line)) in elements.iter().zip(compact.lines()).enumerate() {
+        let object = answer_lines.by_ref().take(element.lines().count()).collect::<Vec<_>>().join("\n");
+        assert_eq!(object.ends_with(','), k + 1 < elements.len(), "{object}");
+        let (board, _) = Parser::new().parse(&object).unwrap();
+        assert_eq!(Parser::new().parse(line).unwrap().0.solve(), Some(board), "{object}");
     }
+    assert_eq!(answer_lines.next(), Some("]"));
+    // One whose first object is on the line of its `[` is refused whole,
+    // with the ways to give it.
+    let o = common::run(&["solve", "-"], format!("[{}]\n", compact.trim_end().replace('\n', ",")));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("-:1:1: a JSON array of puzzles is read with its brackets"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("0 found, 0 without solution, 1 invalid"), "{}", stderr(&o));
     // A bracket alone still opens a matrix.
     let o = common::run(&["count", "-q", "-"], "[\n[1,2,3,4],[3,4,1,2],\n[2,1,4,3],[4,3,2,1]]\n");
     assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>(), ["1"], "{}", stderr(&o));

@@ -478,11 +478,15 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
     assert_eq!(board, line.parse::<Board>()?);
     assert_eq!(layout.kind(), LayoutKind::Object);
     let solution = board.solve().expect("a solution");
-    assert_eq!(
-        layout.render(&solution),
-        format!(r#"{{"id": "easy 1", "puzzle": "{}", "source": {{"set": [1, 2]}}}}"#, solution.as_str())
-    );
+    let solved = format!(r#"{{"id": "easy 1", "puzzle": "{}", "source": {{"set": [1, 2]}}}}"#, solution.as_str());
+    assert_eq!(layout.render(&solution), solved);
     assert_eq!(text.parse::<Board>()?, board);
+    // An element of an array written an element to a line: the comma
+    // after it is read, and written back.
+    let element = format!("  {text},");
+    let (board, layout) = Parser::new().parse(&element)?;
+    assert_eq!(board, line.parse::<Board>()?);
+    assert_eq!(layout.render(&solution), format!("  {solved},"));
     // Written with 0 and _ for empty cells, and the board with a cell
     // emptied that was given: each empty cell keeps its mark, the emptied
     // one takes the first one's.
@@ -553,6 +557,8 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
             "line 1, column 44: the region map has 4 labels, and the puzzle 16 cells",
         ),
         (r#"{"puzzle": "1..............."} x"#, "line 1, column 32: 'x' after the end of the object"),
+        (r#"{"puzzle": "1..............."},,"#, "line 1, column 32: ',' after the end of the object"),
+        (r#"{"puzzle": "1..............."}]"#, "line 1, column 31: ']' after the end of the object"),
         (r#"{"id": 7}"#, "line 1, column 1: the object has no \"puzzle\" member"),
         (r#"{"puzzle": "1...", "puzzle": "2..."}"#, "line 1, column 20: the object has two \"puzzle\" members"),
         (r#"{"puzzle": "1.\u002e."}"#, "line 1, column 15: a puzzle or a map is written without escapes"),

@@ -386,6 +386,10 @@ pub struct Records {
     /// when the value never closed.
     pending: VecDeque<(usize, Line)>,
     done: bool,
+    /// Inside an array of puzzles written an element to a line or more,
+    /// whose brackets stand on lines of their own: the line of its `]` is
+    /// passed through.
+    in_array: bool,
 }
 
 impl Records {
@@ -402,6 +406,7 @@ impl Records {
             spare: Vec::new(),
             pending: VecDeque::new(),
             done: false,
+            in_array: false,
         }
     }
 
@@ -475,6 +480,10 @@ impl Records {
                     }));
                 }
                 (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text })),
+                (_, None) if self.in_array && text.trim() == "]" => {
+                    self.in_array = false;
+                    return Ok(Some(Record::Text { line: number, text }));
+                }
                 (Kind::Separator | Kind::Row(_), Some(g)) if g.lines.len() < MAX_PUZZLE_LINES => {
                     if let Kind::Row(width) = kind {
                         if g.rows == 0 {
@@ -498,13 +507,15 @@ impl Records {
                 }
                 (Kind::Matrix, None) => {
                     // A line of `[` alone opens a matrix or an array of
-                    // objects, as the next line tells.
+                    // objects, as the next line tells. The brackets of an
+                    // array pass through, and its elements are puzzles.
                     if text.trim() == "[" {
                         let next = self.next_line()?;
                         let objects = matches!(&next, Some((_, Line::Text(t))) if t.trim_start().starts_with('{'));
                         self.pending.extend(next);
                         if objects {
-                            return self.json_value(number, text).map(Some);
+                            self.in_array = true;
+                            return Ok(Some(Record::Text { line: number, text }));
                         }
                     }
                     return self.matrix(number, text).map(Some);
@@ -592,7 +603,9 @@ impl Records {
     /// A JSON value that opens on line `number` with `first` and goes on
     /// over the lines after it: a puzzle object written over several lines,
     /// as `jq` writes one, taken whole as one record; or an array of
-    /// puzzles, which is refused whole, with the way to give its objects.
+    /// puzzles whose first object is on the line of its `[`, which is
+    /// refused whole, with the ways to give it. (An array whose `[` stands
+    /// alone is read element by element instead.)
     /// A value that does not close within [`MAX_VALUE_LINES`] lines and
     /// [`MAX_VALUE_BYTES`] bytes, or before the input ends, is an error on
     /// its first line alone, and the lines after it are read afresh: a
@@ -624,8 +637,8 @@ impl Records {
         let mut reason = String::new();
         if is_array {
             reason.push_str(
-                "a JSON array of puzzles: give its objects one after another instead, one per line or over several \
-                 (`jq -c '.[]' FILE` writes them one per line)",
+                "a JSON array of puzzles is read with its brackets on lines of their own and its objects on lines \
+                 of theirs (as `jq .` writes it), or its objects one after another (`jq -c '.[]' FILE`)",
             );
         }
         if !depth.closed() {
@@ -1041,6 +1054,10 @@ mod tests {
         // on one line, an array, then a grid.
         let input = format!("{object}{{\"puzzle\":\"{p}\"}}\n[{{\"puzzle\":\n\"{p}\"}}]\n{grid}");
         assert_eq!(kinds(&input), [(1, 4, 'P'), (5, 1, 'P'), (6, 2, 'U'), (8, 4, 'P')]);
+        // An array with its brackets on lines of their own: they pass
+        // through, and each element is a puzzle. A `]` elsewhere does not.
+        let input = format!("[\n{object}{{\"puzzle\":\"{p}\"}}\n]\n]\n");
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 4, 'P'), (6, 1, 'P'), (7, 1, 'T'), (8, 1, 'P')]);
         // A brace that never closes is one bad line; what follows is read
         // as it would be without it, grids and all.
         let input = format!("{{\n{p}\n{grid}{object}");
