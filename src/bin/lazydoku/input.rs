@@ -512,7 +512,10 @@ impl Records {
                     if text.trim() == "[" {
                         let next = self.next_line()?;
                         let objects = matches!(&next, Some((_, Line::Text(t))) if t.trim_start().starts_with('{'));
-                        self.pending.extend(next);
+                        // Back where it came from: first of the lines put back.
+                        if let Some(next) = next {
+                            self.pending.push_front(next);
+                        }
                         if objects {
                             self.in_array = true;
                             return Ok(Some(Record::Text { line: number, text }));
@@ -1059,9 +1062,11 @@ mod tests {
         let input = format!("[\n{object}{{\"puzzle\":\"{p}\"}}\n]\n]\n");
         assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 4, 'P'), (6, 1, 'P'), (7, 1, 'T'), (8, 1, 'P')]);
         // A brace that never closes is one bad line; what follows is read
-        // as it would be without it, grids and all.
-        let input = format!("{{\n{p}\n{grid}{object}");
-        assert_eq!(kinds(&input), [(1, 1, 'U'), (2, 1, 'P'), (3, 4, 'P'), (7, 4, 'P')]);
+        // as it would be without it, grids, matrices and arrays too.
+        let input = format!("{{\n{p}\n{grid}{object}[\n[1,2],\n[2,1]]\n[\n{object}]\n{p}\n");
+        let expected = [(1, 1, 'U'), (2, 1, 'P'), (3, 4, 'P'), (7, 4, 'P'), (11, 3, 'P'), (14, 1, 'T'), (15, 4, 'P')];
+        assert_eq!(kinds(&input)[..7], expected);
+        assert_eq!(kinds(&input)[7..], [(19, 1, 'T'), (20, 1, 'P')]);
         // Nor one that stays open past the bound.
         let input = format!("{{\n{}", format!("{p}\n").repeat(MAX_VALUE_LINES + 10));
         let read = kinds(&input);
