@@ -617,13 +617,13 @@ impl Records {
         let mut depth = JsonDepth::default();
         depth.feed(&first);
         let mut bytes = first.len();
-        let mut lines = vec![(number, Line::Text(first))];
+        let mut lines = vec![(number, first)];
         while !depth.closed() && lines.len() < MAX_VALUE_LINES && bytes <= MAX_VALUE_BYTES {
             match self.next_line()? {
                 Some((at, Line::Text(text))) => {
                     depth.feed(&text);
                     bytes += text.len() + 1;
-                    lines.push((at, Line::Text(text)));
+                    lines.push((at, text));
                 }
                 Some(unreadable) => {
                     self.pending.push_front(unreadable);
@@ -635,8 +635,7 @@ impl Records {
                 }
             }
         }
-        let texts = || lines.iter().map(|(_, line)| if let Line::Text(text) = line { text.as_str() } else { "" });
-        let is_array = texts().next().is_some_and(|text| text.trim_start().starts_with('['));
+        let is_array = lines[0].1.trim_start().starts_with('[');
         let mut reason = String::new();
         if is_array {
             reason.push_str(
@@ -655,17 +654,17 @@ impl Records {
             }
             reason.push_str("; the lines after this one are read on their own");
             let opened = if is_array { '[' } else { '{' };
-            let column = texts().next().and_then(|text| text.find(opened)).map_or(1, |at| at + 1);
+            let column = lines[0].1.find(opened).map_or(1, |at| at + 1);
             // The lines after the first go back, ahead of any put back before.
-            for line in lines.drain(1..).rev() {
-                self.pending.push_front(line);
+            for (at, text) in lines.drain(1..).rev() {
+                self.pending.push_front((at, Line::Text(text)));
             }
             return Ok(Record::Unreadable { line: number, lines: 1, column, reason });
         }
         if is_array {
             return Ok(Record::Unreadable { line: number, lines: lines.len(), column: 1, reason });
         }
-        let text = texts().collect::<Vec<_>>().join("\n");
+        let text = lines.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join("\n");
         Ok(Record::Puzzle { line: number, lines: lines.len(), text })
     }
 
