@@ -12,7 +12,8 @@
 //!
 //! A JSON object may span lines, and may end with a comma, as an element of
 //! an array written with an element to a line or more; the layout keeps
-//! both.
+//! both. (The command line cuts arrays into their objects itself, and hands
+//! each over without the comma.)
 //!
 //! Lines starting with `#` are comments. `0` means empty on boards up to
 //! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the

@@ -723,6 +723,103 @@ fn spread_over_lines(text: &str) -> String {
 }
 
 #[test]
+fn json_arrays_on_one_line_are_read_object_by_object() {
+    use lazydoku::format::Parser;
+    let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let compact = stdout(&o);
+    // An array on one line, as `JSON.stringify` and `jq -c .` write one, is
+    // read object by object, and answered as the same array on one line.
+    let one_line = format!("[{}]\n", compact.trim_end().replace('\n', ", "));
+    let o = common::run(&["solve", "-q", "-"], &one_line);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answer = stdout(&o);
+    assert_eq!(answer.lines().count(), 1, "{answer}");
+    let objects = top_level_values(answer.trim_end());
+    assert_eq!(objects.len(), 2, "{answer}");
+    for (object, line) in objects.iter().zip(compact.lines()) {
+        let (board, _) = Parser::new().parse(object).unwrap();
+        assert_eq!(Parser::new().parse(line).unwrap().0.solve(), Some(board), "{object}");
+    }
+    let o = common::run(&["count", "-q", "-"], &one_line);
+    assert_eq!(stdout(&o), "[1, 1]\n");
+    // The answer reads back as the same array of solved puzzles.
+    let o = common::run(&["solve", "-q", "-"], &answer);
+    assert_eq!(stdout(&o), answer);
+    // With another format, and for answers of their own form (CSV rows,
+    // logical steps), an answer a line.
+    let o = common::run(&["rate", "-q", "-"], &one_line);
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+    assert!(stdout(&o).lines().skip(1).all(|row| row.split(',').count() == 8), "{}", stdout(&o));
+    let o = common::run(&["solve", "-q", "--format", "json", "-"], &one_line);
+    assert_eq!(stdout(&o).lines().filter(|l| l.contains("\"status\":\"solved\"")).count(), 2, "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    // Errors are placed at their column on the line, and the objects
+    // around them answered; so are commas that JSON does not allow.
+    let given = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let solution = given.parse::<lazydoku::Board>().unwrap().solve().unwrap();
+    let bad = format!("{{\"puzzle\":\"{given}\",\"rules\":[\"queen\"]}}");
+    let input = format!("[{{\"puzzle\":\"{given}\"}}, {bad},, {{\"puzzle\":\"{given}\"}}]\n");
+    let o = common::run(&["solve", "-"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    let queen = 1 + input.find("\"queen").unwrap();
+    assert!(stderr(&o).contains(&format!("-:1:{queen}: no rule is named 'queen'")), "{}", stderr(&o));
+    let comma = 2 + input.find(",,").unwrap();
+    assert!(stderr(&o).contains(&format!("-:1:{comma}: a comma with no object before it")), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2 found, 0 without solution, 2 invalid"), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with(&format!("[{{\"puzzle\":\"{solution}\"}}, invalid: no rule is named")), "{out}");
+    assert!(out.contains(",invalid: a comma with no object before it in the JSON array {"), "{out}");
+    assert!(out.ends_with(&format!("array {{\"puzzle\":\"{solution}\"}}]\n")), "{out}");
+    // An array that never closes is reported once the input ends.
+    let o = common::run(&["solve", "-"], format!("[{{\"puzzle\":\"{given}\"}},\n"));
+    assert!(
+        stderr(&o).contains("-:1:1: the JSON array opened here is not closed before the input ends"),
+        "{}",
+        stderr(&o)
+    );
+
+    // `all` writes an object's solutions as objects of the array, apart by
+    // commas, on one line or a line each as the object stood.
+    let two = format!("{{\"puzzle\":\"{}\"}}", ".".repeat(81));
+    let o = common::run(&["all", "--limit", "2", "-q", "-"], format!("[{two},{two}]\n"));
+    let answer = stdout(&o);
+    assert_eq!(answer.lines().count(), 1, "{answer}");
+    assert_eq!(top_level_values(answer.trim_end()).len(), 4, "{answer}");
+    let o = common::run(&["all", "--limit", "2", "-q", "-"], format!("[\n  {two},\n  {two}\n]\n"));
+    let answer = stdout(&o);
+    let lines: Vec<&str> = answer.lines().collect();
+    assert_eq!(lines.len(), 6, "{answer}");
+    assert!(lines[1..5].iter().all(|l| l.starts_with("  {\"puzzle\":")), "{answer}");
+    assert_eq!(lines[1..5].iter().filter(|l| l.ends_with("},")).count(), 3, "{answer}");
+}
+
+/// The values of a JSON array written on one line, as text: cut at the
+/// commas outside its strings and inner brackets.
+fn top_level_values(array: &str) -> Vec<String> {
+    let inner = array.strip_prefix('[').and_then(|a| a.strip_suffix(']')).expect("an array on one line");
+    let (mut values, mut value) = (Vec::new(), String::new());
+    let (mut depth, mut in_string, mut escaped) = (0, false, false);
+    for c in inner.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '{' | '[' if !in_string => depth += 1,
+            '}' | ']' if !in_string => depth -= 1,
+            ',' if !in_string && depth == 0 => {
+                values.push(std::mem::take(&mut value).trim().to_owned());
+                continue;
+            }
+            _ => {}
+        }
+        value.push(c);
+    }
+    values.push(value.trim().to_owned());
+    values
+}
+
+#[test]
 fn json_objects_over_several_lines_are_read_whole() {
     use lazydoku::format::Parser;
     let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
@@ -787,12 +884,12 @@ fn json_objects_over_several_lines_are_read_whole() {
         assert_eq!(Parser::new().parse(line).unwrap().0.solve(), Some(board), "{object}");
     }
     assert_eq!(answer_lines.next(), Some("]"));
-    // One whose first object is on the line of its `[` is refused whole,
-    // with the ways to give it.
-    let o = common::run(&["solve", "-"], format!("[{}]\n", compact.trim_end().replace('\n', ",")));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("-:1:1: a JSON array of puzzles is read with its brackets"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("0 found, 0 without solution, 1 invalid"), "{}", stderr(&o));
+    // `count` in such an array answers a number for each object, with the
+    // array's commas (JSON again), over the lines of the objects.
+    let o = common::run(&["count", "-q", "-"], &array);
+    assert_eq!(stdout(&o).lines().count(), array.lines().count());
+    assert_eq!(stdout(&o).split_whitespace().collect::<String>(), "[1,1]");
+
     // A bracket alone still opens a matrix.
     let o = common::run(&["count", "-q", "-"], "[\n[1,2,3,4],[3,4,1,2],\n[2,1,4,3],[4,3,2,1]]\n");
     assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>(), ["1"], "{}", stderr(&o));

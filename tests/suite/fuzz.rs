@@ -86,11 +86,13 @@ fn generated(random: &mut Random) -> String {
                 quoted.join(", ")
             );
             // Over several lines now and then, as `jq` writes objects, and
-            // then perhaps two of them, or the same in an array.
-            match random.below(4) {
+            // then perhaps two of them, or the same in an array, on lines
+            // of their own or on one line.
+            match random.below(5) {
                 0 => object.replace(", ", ",\n  ").replace('{', "{\n  "),
                 1 => format!("{object}\n{}", object.replace(", ", ",\n")),
                 2 => format!("[\n{object},\n{object}\n]"),
+                3 => format!("[{object}, {object}]"),
                 _ => object,
             }
         }

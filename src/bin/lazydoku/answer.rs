@@ -115,6 +115,9 @@ pub struct Outcome {
     /// What makes two outcomes the same for `canon --unique`: the
     /// canonical form.
     pub key: Option<String>,
+    /// Whether the next outcome goes on with this one's last line, as the
+    /// pieces of an array on one line do in the puzzles' own format.
+    pub joined: bool,
 }
 
 /// Where a record came from, for JSON and for messages.
@@ -135,15 +138,18 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
     let (line, lines, text) = match record {
         Record::Text { text, .. } => {
             // JSON output is objects only, and CSV rows only: comments and
-            // blank lines stay out.
+            // blank lines stay out. Answers that do not keep the puzzles'
+            // layout stand a line each, without the brackets and commas of
+            // an array on one line.
             let rows = matches!(settings.task, Task::Answer(Question::Rate));
-            let out = (settings.format != Some(Format::Json) && !rows).then(|| (*text).to_owned());
-            return Err(Outcome { out, status: None, problem: None, key: None });
+            let own_line = keeps_layout(settings) || !record.piece().shares_line();
+            let out = (settings.format != Some(Format::Json) && !rows && own_line).then(|| (*text).to_owned());
+            return Err(Outcome { out, status: None, problem: None, key: None, joined: false });
         }
-        Record::Unreadable { line, lines, column, reason } => {
+        Record::Unreadable { line, lines, column, reason, .. } => {
             return Err(failure(settings, origin, *line, *lines, Status::Invalid, Some(*column), (*reason).to_owned()));
         }
-        Record::Puzzle { line, lines, text } => (*line, *lines, text),
+        Record::Puzzle { line, lines, text, .. } => (*line, *lines, text),
     };
     // A bare line needs no layout: its solution is its own text. A JSON
     // object's answer is the object with its puzzle solved.
@@ -161,7 +167,10 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
     match parsed {
         Ok((board, layout)) => Ok(Puzzle { board, layout, line, lines }),
         Err(e) => {
-            let (at_line, column) = e.position().map_or((line, None), |(l, c)| (line + l - 1, Some(c)));
+            // Columns on the first line count from the line's start, not
+            // the record's (an object within an array on one line).
+            let offset = |l: usize| if l == 1 { record.piece().offset } else { 0 };
+            let (at_line, column) = e.position().map_or((line, None), |(l, c)| (line + l - 1, Some(c + offset(l))));
             let mut outcome = failure(settings, origin, line, lines, Status::Invalid, column, e.reason());
             if let Some(problem) = &mut outcome.problem {
                 problem.line = at_line;
@@ -190,8 +199,43 @@ fn has_inner_whitespace(text: &str) -> bool {
     }
 }
 
+/// Whether the answers keep the layout of the input, each in its record's
+/// place: the puzzles' own format, for the answers that stand where a
+/// puzzle stood (a board, a count, a word). CSV rows and logical steps
+/// stand a line each.
+fn keeps_layout(settings: &Settings) -> bool {
+    settings.format.is_none()
+        && !matches!(settings.task, Task::Answer(Question::Rate | Question::Hint | Question::Explain))
+}
+
+/// Whether a record's answer goes on with the next one's on its line: a
+/// piece of an array on one line, answered in its layout.
+fn joined(settings: &Settings, record: &Record<&str>) -> bool {
+    keeps_layout(settings) && record.piece().joined
+}
+
+/// `outcome` put in its record's place: joined to the next as the record
+/// is, and, for an object of an array in its own format, after the blanks
+/// that stood before the object (a solution rendered in its layout has
+/// them already; a count or an error does not).
+fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) -> Outcome {
+    outcome.joined = joined(settings, record);
+    if let (Record::Puzzle { text, piece, .. }, Some(out)) = (record, &mut outcome.out) {
+        let blanks = &text[..text.len() - text.trim_start().len()];
+        if piece.element && keeps_layout(settings) && !out.starts_with(blanks) {
+            out.insert_str(0, blanks);
+        }
+    }
+    outcome
+}
+
 /// The answer to `solve`, `count` and `check` for one record.
 pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, origin: Origin<'_>) -> Outcome {
+    in_place(settings, record, answer_alone(settings, question, record, origin))
+}
+
+/// [`answer`], before it is known whether it goes on with the next.
+fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, origin: Origin<'_>) -> Outcome {
     let puzzle = match read(settings, record, origin) {
         Ok(puzzle) => puzzle,
         Err(outcome) => return outcome,
@@ -224,7 +268,7 @@ pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, or
     };
     let problem =
         (status == Status::NoSolution).then(|| Problem { line, column: None, reason: "no solution".to_owned() });
-    Outcome { out: Some(out), status: Some(status), problem, key }
+    Outcome { out: Some(out), status: Some(status), problem, key, joined: false }
 }
 
 /// One puzzle's answer, before it is written: its status, its text, and
@@ -424,8 +468,10 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
 
 /// `all` for one record: each solution goes to `emit` as soon as the search
 /// finds it (`emit` says `false` when the output is gone, and the search
-/// stops). The outcome that comes back holds what is left to write: nothing
-/// after solutions, or the one line that says why there are none.
+/// stops), with the line breaks and commas that go between solutions and
+/// after the last. The outcome that comes back holds what is left to
+/// write: nothing after solutions, or the one line that says why there are
+/// none.
 pub fn stream_all(
     settings: &Settings,
     record: &Record<&str>,
@@ -433,11 +479,24 @@ pub fn stream_all(
     limit: Option<usize>,
     emit: &mut dyn FnMut(String) -> bool,
 ) -> Outcome {
+    let joined = joined(settings, record);
     let puzzle = match read(settings, record, origin) {
         Ok(puzzle) => puzzle,
-        Err(outcome) => return outcome,
+        Err(outcome) => return in_place(settings, record, outcome),
     };
     let Puzzle { board, layout, line, lines } = &puzzle;
+    let piece = record.piece();
+    // An object of an array, in its own format: its solutions are objects
+    // of the array too, apart by commas, a line each unless the object
+    // shares its line.
+    let element = keeps_layout(settings) && piece.element;
+    let between = |text: &str| match () {
+        () if element && piece.offset == 0 => ",\n",
+        () if element => ",",
+        // Multi-line answers (grids, matrices) get a blank line between them.
+        () if text.contains('\n') => "\n\n",
+        () => "\n",
+    };
     // The same for every solution: built once.
     let rules = if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() };
     let mut found = 0usize;
@@ -446,21 +505,26 @@ pub fn stream_all(
             Ok(solution) => solution,
             Err(reason) => {
                 let reason = format!("{reason} ({found} solutions written)");
-                return failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+                if found > 0 {
+                    emit(between("").to_owned());
+                }
+                let stopped = failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+                return in_place(settings, record, stopped);
             }
         };
-        let text = if settings.format == Some(Format::Json) {
+        let mut text = if settings.format == Some(Format::Json) {
             let fields: Vec<_> =
                 std::iter::once(("solution", quote(settings, &solution))).chain(rules.clone()).collect();
             json(origin, *line, "solution", &fields)
         } else {
-            let text = render(settings, layout.as_ref(), &solution);
-            // Multi-line answers (grids, matrices) get a blank line between them.
-            if found > 0 && text.contains('\n') { format!("\n{text}") } else { text }
+            render(settings, layout.as_ref(), &solution)
         };
+        if found > 0 {
+            text.insert_str(0, between(&text));
+        }
         found += 1;
         if !emit(text) {
-            break;
+            return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
         }
     }
     if found == 0 {
@@ -470,9 +534,14 @@ pub fn stream_all(
             pad("no solution".to_owned(), *lines)
         };
         let problem = Problem { line: *line, column: None, reason: "no solution".to_owned() };
-        return Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem), key: None };
+        let none =
+            Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem), key: None, joined };
+        return in_place(settings, record, none);
     }
-    Outcome { out: None, status: Some(Status::Found), problem: None, key: None }
+    if !joined {
+        emit("\n".to_owned());
+    }
+    Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined }
 }
 
 /// How many solutions there are, up to `limit`, and why the count stopped
@@ -522,7 +591,13 @@ fn failure(
     } else {
         pad(format!("{word}: {reason}"), lines)
     };
-    Outcome { out: Some(out), status: Some(status), problem: Some(Problem { line, column, reason }), key: None }
+    Outcome {
+        out: Some(out),
+        status: Some(status),
+        problem: Some(Problem { line, column, reason }),
+        key: None,
+        joined: false,
+    }
 }
 
 fn json(origin: Origin<'_>, line: usize, status: &str, fields: &[(&str, String)]) -> String {

@@ -106,7 +106,9 @@ impl Block {
         }
         if let Some(out) = outcome.out {
             self.text.push_str(&out);
-            self.text.push('\n');
+            if !outcome.joined {
+                self.text.push('\n');
+            }
         }
         self.problems.extend(outcome.problem);
     }
@@ -301,7 +303,6 @@ impl Batch {
             let mut open = true;
             let mut emit = |text: String| {
                 batch.push_str(&text);
-                batch.push('\n');
                 if batch.len() >= STREAM_BYTES || since.elapsed() >= STREAM_WAIT {
                     open = ordered.send(Solved::Solutions { text: std::mem::take(&mut batch), crlf });
                     since = Instant::now();
@@ -535,7 +536,8 @@ fn write_all(
                 summary.count(status);
             }
             if let Some(text) = &outcome.out {
-                if !written(write_line(&mut out, text, crlf))? {
+                let write = if outcome.joined { write_lines } else { write_line };
+                if !written(write(&mut out, text, crlf))? {
                     return Ok(summary);
                 }
             }

@@ -242,17 +242,51 @@ pub fn looks_like_path(arg: &str) -> bool {
 pub enum Record<T = String> {
     /// A puzzle's text, its first line's number from 1, and how many lines
     /// it spans.
-    Puzzle { line: usize, lines: usize, text: T },
+    Puzzle { line: usize, lines: usize, text: T, piece: Piece },
     /// A puzzle that could not be read as text.
-    Unreadable { line: usize, lines: usize, column: usize, reason: T },
-    /// A blank, comment or header line, passed through as it is.
-    Text { line: usize, text: T },
+    Unreadable { line: usize, lines: usize, column: usize, reason: T, piece: Piece },
+    /// A blank, comment or header line, or the brackets and commas of an
+    /// array of puzzles, passed through as it is.
+    Text { line: usize, text: T, piece: Piece },
+}
+
+/// Where a record stands on its lines: most stand on whole lines of their
+/// own; the pieces of a JSON array of puzzles share them, as the array is
+/// cut at its objects, so that each object is a puzzle and the brackets
+/// and commas around them pass through.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Piece {
+    /// The characters before the record's text on its first line.
+    pub offset: usize,
+    /// Whether the next record goes on with this one's last line: its
+    /// answer ends with no line break.
+    pub joined: bool,
+    /// Whether the record is an object of an array, whose several answers
+    /// (`all`) go apart by commas.
+    pub element: bool,
+}
+
+impl Piece {
+    /// A record of whole lines.
+    pub const WHOLE: Piece = Piece { offset: 0, joined: false, element: false };
+
+    /// Whether the record shares a line with another: a piece of an array
+    /// on one line, and not the whole line.
+    pub fn shares_line(self) -> bool {
+        self.offset > 0 || self.joined
+    }
 }
 
 impl<T> Record<T> {
     pub fn line(&self) -> usize {
         match self {
             Record::Puzzle { line, .. } | Record::Unreadable { line, .. } | Record::Text { line, .. } => *line,
+        }
+    }
+
+    pub fn piece(&self) -> Piece {
+        match self {
+            Record::Puzzle { piece, .. } | Record::Unreadable { piece, .. } | Record::Text { piece, .. } => *piece,
         }
     }
 
@@ -273,9 +307,11 @@ impl<T> Record<T> {
     /// The same record holding `text` instead.
     fn with_text<U>(&self, text: U) -> Record<U> {
         match *self {
-            Record::Puzzle { line, lines, .. } => Record::Puzzle { line, lines, text },
-            Record::Unreadable { line, lines, column, .. } => Record::Unreadable { line, lines, column, reason: text },
-            Record::Text { line, .. } => Record::Text { line, text },
+            Record::Puzzle { line, lines, piece, .. } => Record::Puzzle { line, lines, text, piece },
+            Record::Unreadable { line, lines, column, piece, .. } => {
+                Record::Unreadable { line, lines, column, reason: text, piece }
+            }
+            Record::Text { line, piece, .. } => Record::Text { line, text, piece },
         }
     }
 }
@@ -349,6 +385,14 @@ pub enum Mode {
 /// One line of input, before it is classified.
 enum Line {
     Text(String),
+    /// A part of a line of an array too long to read whole, cut after one
+    /// of its objects: the characters before it on the line, and whether
+    /// the line goes on after it.
+    Part {
+        text: String,
+        offset: usize,
+        continues: bool,
+    },
     /// Longer than `MAX_LINE` or not UTF-8: the column and the reason.
     Unreadable(usize, String),
 }
@@ -386,10 +430,92 @@ pub struct Records {
     /// when the value never closed.
     pending: VecDeque<(usize, Line)>,
     done: bool,
-    /// Inside an array of puzzles written an element to a line or more,
-    /// whose brackets stand on lines of their own: the line of its `]` is
-    /// passed through.
-    in_array: bool,
+    /// Inside a JSON array of puzzles: where it opened, and what came last
+    /// in it.
+    array: Option<Array>,
+    /// Where the line being read goes on, when it was cut into parts: the
+    /// characters read of it so far, and the bytes read past the cut.
+    part: Option<usize>,
+    carry: Vec<u8>,
+}
+
+/// A JSON array of puzzles being read.
+#[derive(Clone, Copy, Debug)]
+struct Array {
+    /// The line and column of its `[`.
+    line: usize,
+    column: usize,
+    /// What the last thing read in it was.
+    after: After,
+}
+
+/// A line of an array being cut into records.
+struct Pieces {
+    records: Vec<Record>,
+    number: usize,
+    line: String,
+    /// The characters before `line` on its line (a part of a long line),
+    /// and whether the line goes on after it.
+    base: usize,
+    continues: bool,
+    /// Where the text not yet in a record starts.
+    start: usize,
+    /// The characters of `line` counted so far: up to which byte, and how
+    /// many. Offsets are asked for in order along the line, so counting
+    /// on from there keeps a long line's cost in proportion to its length.
+    counted: (usize, usize),
+}
+
+impl Pieces {
+    /// The characters before byte `at` on the line.
+    fn offset(&mut self, at: usize) -> usize {
+        let (from, chars) = if at >= self.counted.0 { self.counted } else { (0, 0) };
+        self.counted = (at, chars + self.line[from..at].chars().count());
+        self.base + self.counted.1
+    }
+
+    /// The text not yet in a record, up to byte `to`, as text to pass
+    /// through (brackets, commas and blanks).
+    fn text_to(&mut self, to: usize) {
+        if self.start < to {
+            let piece = Piece { offset: self.offset(self.start), joined: true, element: false };
+            let text = self.line[self.start..to].to_owned();
+            self.records.push(Record::Text { line: self.number, text, piece });
+        }
+        self.start = to;
+    }
+
+    /// An error at byte `at`, in its place among the records.
+    fn error_at(&mut self, at: usize, reason: &str) {
+        let piece = Piece { offset: self.offset(at), joined: true, element: false };
+        let (line, column, reason) = (self.number, piece.offset + 1, reason.to_owned());
+        self.records.push(Record::Unreadable { line, lines: 1, column, reason, piece });
+    }
+
+    /// The records, with the rest of the line (brackets, commas, blanks or
+    /// a comment after the array) as text, and the last one ending the
+    /// line unless it goes on. Blanks alone after an object are left out.
+    fn finish(mut self) -> Vec<Record> {
+        if !self.line[self.start..].trim().is_empty() || self.records.is_empty() {
+            self.text_to(self.line.len());
+        }
+        if let Some(last) = self.records.last_mut() {
+            match last {
+                Record::Puzzle { piece, .. } | Record::Unreadable { piece, .. } | Record::Text { piece, .. } => {
+                    piece.joined = self.continues;
+                }
+            }
+        }
+        self.records
+    }
+}
+
+/// What came last in an array of puzzles, which says what may come next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum After {
+    Open,
+    Object,
+    Comma,
 }
 
 impl Records {
@@ -406,7 +532,9 @@ impl Records {
             spare: Vec::new(),
             pending: VecDeque::new(),
             done: false,
-            in_array: false,
+            array: None,
+            part: None,
+            carry: Vec::new(),
         }
     }
 
@@ -455,18 +583,32 @@ impl Records {
             };
             let Some((number, line)) = next else {
                 self.done = true;
+                self.array_unclosed();
                 return Ok(grid.map(|g| self.finish_grid(g)).or_else(|| self.ready.pop_front()));
             };
             let text = match line {
-                Line::Unreadable(column, reason) => {
-                    if let Some(g) = grid {
-                        self.pending.push_front((number, Line::Unreadable(column, reason)));
-                        return Ok(Some(self.finish_grid(g)));
-                    }
-                    return Ok(Some(Record::Unreadable { line: number, lines: 1, column, reason }));
-                }
                 Line::Text(text) => text,
+                other if grid.is_some() => {
+                    self.pending.push_front((number, other));
+                    return Ok(grid.map(|g| self.finish_grid(g)));
+                }
+                Line::Unreadable(column, reason) => {
+                    let piece = Piece::WHOLE;
+                    return Ok(Some(Record::Unreadable { line: number, lines: 1, column, reason, piece }));
+                }
+                Line::Part { text, offset, continues } => {
+                    if let Some(record) = self.array_record(number, text, self.array.is_none(), (offset, continues))? {
+                        return Ok(Some(record));
+                    }
+                    continue;
+                }
             };
+            if grid.is_none() && self.array.is_some() && text.trim_start().starts_with(['{', ',', ']']) {
+                if let Some(record) = self.array_record(number, text, false, (0, false))? {
+                    return Ok(Some(record));
+                }
+                continue;
+            }
             let kind = self.classify(&text, grid.as_ref());
             match (kind, grid.as_mut()) {
                 (Kind::Pass, None) if is_stray_rules_line(&text) => {
@@ -477,13 +619,10 @@ impl Records {
                         lines: 1,
                         column: 1,
                         reason: reason.to_owned(),
+                        piece: Piece::WHOLE,
                     }));
                 }
-                (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text })),
-                (_, None) if self.in_array && text.trim() == "]" => {
-                    self.in_array = false;
-                    return Ok(Some(Record::Text { line: number, text }));
-                }
+                (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text, piece: Piece::WHOLE })),
                 (Kind::Separator | Kind::Row(_), Some(g)) if g.lines.len() < MAX_PUZZLE_LINES => {
                     if let Kind::Row(width) = kind {
                         if g.rows == 0 {
@@ -503,25 +642,23 @@ impl Records {
                     return Ok(grid.map(|g| self.finish_grid(g)));
                 }
                 (Kind::LinePuzzle, None) => {
-                    return Ok(Some(Record::Puzzle { line: number, lines: 1, text }));
+                    return Ok(Some(Record::Puzzle { line: number, lines: 1, text, piece: Piece::WHOLE }));
                 }
                 (Kind::Matrix, None) => {
                     // A line of `[` alone opens a matrix or an array of
-                    // objects, as the next line tells. The brackets of an
-                    // array pass through, and its elements are puzzles.
-                    if text.trim() == "[" {
-                        let next = self.next_line()?;
-                        let objects = matches!(&next, Some((_, Line::Text(t))) if t.trim_start().starts_with('{'));
-                        // Back where it came from: first of the lines put back.
-                        if let Some(next) = next {
-                            self.pending.push_front(next);
-                        }
-                        if objects {
-                            self.in_array = true;
-                            return Ok(Some(Record::Text { line: number, text }));
-                        }
+                    // objects, as the next line tells; `[]` is an empty array.
+                    let trimmed = text.trim();
+                    if trimmed != "[]" && !(trimmed == "[" && self.objects_follow(number)?) {
+                        return self.matrix(number, text).map(Some);
                     }
-                    return self.matrix(number, text).map(Some);
+                    if let Some(record) = self.array_record(number, text, true, (0, false))? {
+                        return Ok(Some(record));
+                    }
+                }
+                (Kind::JsonValue, None) if text.trim_start().starts_with('[') => {
+                    if let Some(record) = self.array_record(number, text, true, (0, false))? {
+                        return Ok(Some(record));
+                    }
                 }
                 (Kind::JsonValue, None) => return self.json_value(number, text).map(Some),
                 (Kind::Separator, None) => grid = Some(Grid { first: number, lines: vec![text], rows: 0, width: 0 }),
@@ -530,6 +667,44 @@ impl Records {
                 }
             }
         }
+    }
+
+    /// At the end of the input, an array still open is an error at its `[`.
+    fn array_unclosed(&mut self) {
+        if let Some(Array { line, column, .. }) = self.array.take() {
+            let reason = "the JSON array opened here is not closed before the input ends".to_owned();
+            self.ready.push_back(Record::Unreadable { line, lines: 1, column, reason, piece: Piece::WHOLE });
+        }
+    }
+
+    /// Whether the line after a `[` alone on line `number` starts with an
+    /// object, which makes the `[` an array's; the line is put back.
+    fn objects_follow(&mut self, number: usize) -> io::Result<bool> {
+        // Inside the array while the next line is read, so that a line of
+        // objects too long to read whole is read in parts.
+        self.array = Some(Array { line: number, column: 1, after: After::Open });
+        let next = self.next_line()?;
+        self.array = None;
+        let objects = matches!(&next, Some((_, Line::Text(t) | Line::Part { text: t, .. }))
+            if t.trim_start().starts_with('{'));
+        // Back where it came from: first of the lines put back.
+        if let Some(next) = next {
+            self.pending.push_front(next);
+        }
+        Ok(objects)
+    }
+
+    /// The first record of a line of an array ([`Records::array_line`]),
+    /// the rest made ready.
+    fn array_record(
+        &mut self,
+        number: usize,
+        text: String,
+        opening: bool,
+        part: (usize, bool),
+    ) -> io::Result<Option<Record>> {
+        self.array_line(number, text, opening, part)?;
+        Ok(self.ready.pop_front())
     }
 
     /// Takes the lines of rules under a complete grid into it: `regions
@@ -563,12 +738,16 @@ impl Records {
     fn finish_grid(&mut self, grid: Grid) -> Record {
         let lines = grid.lines.len();
         if grid.rows == 0 && lines > 0 {
-            let mut records = grid.lines.into_iter().zip(grid.first..).map(|(text, line)| Record::Text { line, text });
+            let mut records = grid.lines.into_iter().zip(grid.first..).map(|(text, line)| Record::Text {
+                line,
+                text,
+                piece: Piece::WHOLE,
+            });
             let first = records.next();
             self.ready.extend(records);
-            return first.unwrap_or(Record::Text { line: grid.first, text: String::new() });
+            return first.unwrap_or(Record::Text { line: grid.first, text: String::new(), piece: Piece::WHOLE });
         }
-        Record::Puzzle { line: grid.first, lines, text: grid.lines.join("\n") }
+        Record::Puzzle { line: grid.first, lines, text: grid.lines.join("\n"), piece: Piece::WHOLE }
     }
 
     /// A matrix: lines until its brackets close.
@@ -592,7 +771,7 @@ impl Records {
                 }
             }
         }
-        Ok(Record::Puzzle { line: number, lines: lines.len(), text: lines.join("\n") })
+        Ok(Record::Puzzle { line: number, lines: lines.len(), text: lines.join("\n"), piece: Piece::WHOLE })
     }
 
     /// The next line: one put back first, else one read.
@@ -603,25 +782,44 @@ impl Records {
         }
     }
 
-    /// A JSON value that opens on line `number` with `first` and goes on
-    /// over the lines after it: a puzzle object written over several lines,
-    /// as `jq` writes one, taken whole as one record; or an array of
-    /// puzzles whose first object is on the line of its `[`, which is
-    /// refused whole, with the ways to give it. (An array whose `[` stands
-    /// alone is read element by element instead.)
-    /// A value that does not close within [`MAX_VALUE_LINES`] lines and
-    /// [`MAX_VALUE_BYTES`] bytes, or before the input ends, is an error on
-    /// its first line alone, and the lines after it are read afresh: a
-    /// stray `{` loses no puzzle after it.
+    /// A JSON object that opens on line `number` with `first` and goes on
+    /// over the lines after it, as `jq` writes one: taken whole as one
+    /// record. One that does not close ([`Records::gather_value`]) is an
+    /// error on its first line alone, and the lines after it are read
+    /// afresh: a stray `{` loses no puzzle after it.
     fn json_value(&mut self, number: usize, first: String) -> io::Result<Record> {
+        let column = first.find('{').map_or(1, |at| first[..at].chars().count() + 1);
+        let lines = match self.gather_value(number, first, 0)? {
+            Ok((lines, _)) => lines,
+            Err(reason) => {
+                return Ok(Record::Unreadable { line: number, lines: 1, column, reason, piece: Piece::WHOLE });
+            }
+        };
+        let text = lines.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join("\n");
+        Ok(Record::Puzzle { line: number, lines: lines.len(), text, piece: Piece::WHOLE })
+    }
+
+    /// The lines of a JSON value that opens at byte `start` of `first`, line
+    /// `number`, read on until it closes, with the byte just past its close
+    /// on the last of them. `Err` says why when it does not close within
+    /// [`MAX_VALUE_LINES`] lines and [`MAX_VALUE_BYTES`] bytes, or before the
+    /// input ends; the lines after the first are then put back, ahead of
+    /// any put back before, to be read on their own.
+    #[expect(clippy::type_complexity, reason = "an I/O error, or the value's lines or why there are none")]
+    fn gather_value(
+        &mut self,
+        number: usize,
+        first: String,
+        start: usize,
+    ) -> io::Result<Result<(Vec<(usize, String)>, usize), String>> {
         let mut depth = JsonDepth::default();
-        depth.feed(&first);
-        let mut bytes = first.len();
+        let mut end = depth.feed(&first[start..]).map(|at| start + at);
+        let mut bytes = first.len() - start;
         let mut lines = vec![(number, first)];
-        while !depth.closed() && lines.len() < MAX_VALUE_LINES && bytes <= MAX_VALUE_BYTES {
+        while end.is_none() && lines.len() < MAX_VALUE_LINES && bytes <= MAX_VALUE_BYTES {
             match self.next_line()? {
                 Some((at, Line::Text(text))) => {
-                    depth.feed(&text);
+                    end = depth.feed(&text);
                     bytes += text.len() + 1;
                     lines.push((at, text));
                 }
@@ -635,37 +833,147 @@ impl Records {
                 }
             }
         }
-        let is_array = lines[0].1.trim_start().starts_with('[');
-        let mut reason = String::new();
-        if is_array {
-            reason.push_str(
-                "a JSON array of puzzles is read with its brackets on lines of their own and its objects on lines \
-                 of theirs (as `jq .` writes it), or its objects one after another (`jq -c '.[]' FILE`)",
-            );
+        if let Some(end) = end {
+            return Ok(Ok((lines, end)));
         }
-        if !depth.closed() {
-            if !is_array {
-                let within = if lines.len() >= MAX_VALUE_LINES || bytes > MAX_VALUE_BYTES {
-                    format!("within {MAX_VALUE_LINES} lines and {} KiB", MAX_VALUE_BYTES / 1024)
+        let within = if lines.len() >= MAX_VALUE_LINES || bytes > MAX_VALUE_BYTES {
+            format!("within {MAX_VALUE_LINES} lines and {} KiB", MAX_VALUE_BYTES / 1024)
+        } else {
+            "before the input ends".to_owned()
+        };
+        for (at, text) in lines.drain(1..).rev() {
+            self.pending.push_front((at, Line::Text(text)));
+        }
+        Ok(Err(format!(
+            "a JSON object opened here is not closed {within}; the lines after this one are read on their own"
+        )))
+    }
+
+    /// Cuts line `number` of a JSON array of puzzles into records, into
+    /// [`Records::ready`]: each object a puzzle, with the blanks before it
+    /// (and the lines after this one that it goes on over), and the
+    /// brackets and commas between them text to pass through, each piece
+    /// joined to the next on the line. `opening`: the line opens the array
+    /// at its first `[`. `part`: the characters before the text on its
+    /// line, and whether the line goes on after it (a line too long to read
+    /// whole is read in parts). What JSON does not allow there (a missing
+    /// or a doubled comma, a value that is not an object, text after the
+    /// `]`) is an error in its place, and the objects around it are read.
+    fn array_line(&mut self, number: usize, text: String, opening: bool, part: (usize, bool)) -> io::Result<()> {
+        let (base, continues) = part;
+        let mut cut = Pieces { records: Vec::new(), number, line: text, base, continues, start: 0, counted: (0, 0) };
+        let mut opening = opening;
+        // Where the scan is.
+        let mut at = 0;
+        while let Some(found) = cut.line[at..].find(|c: char| !c.is_whitespace()) {
+            let pos = at + found;
+            let after = self.array.map(|array| array.after);
+            match cut.line.as_bytes()[pos] {
+                b'[' if opening => {
+                    opening = false;
+                    self.array = Some(Array { line: cut.number, column: cut.offset(pos) + 1, after: After::Open });
+                    at = pos + 1;
+                }
+                b',' => {
+                    if after != Some(After::Object) {
+                        cut.text_to(pos);
+                        cut.error_at(pos, "a comma with no object before it in the JSON array");
+                        cut.start = pos + 1;
+                    }
+                    self.set_after(After::Comma);
+                    at = pos + 1;
+                }
+                b']' => {
+                    if after == Some(After::Comma) {
+                        cut.text_to(pos);
+                        cut.error_at(pos, "the JSON array ends right after a comma, which JSON does not allow");
+                    }
+                    self.array = None;
+                    let rest = cut.line[pos + 1..].trim_start();
+                    if !rest.is_empty() && !rest.starts_with('#') {
+                        let from = cut.line.len() - rest.len();
+                        cut.text_to(from);
+                        cut.error_at(from, "the JSON array has ended before this on its line");
+                        cut.start = cut.line.len();
+                    }
+                    break;
+                }
+                b'{' => {
+                    if after == Some(After::Object) {
+                        cut.text_to(at);
+                        cut.error_at(pos, "a comma is missing before this object in the JSON array");
+                    }
+                    cut.text_to(at);
+                    if !self.array_object(&mut cut, at, pos)? {
+                        self.array = None;
+                        break;
+                    }
+                    at = cut.start;
+                    self.set_after(After::Object);
+                }
+                _ => {
+                    // Another value (a string, a number): an error in its
+                    // place, up to the comma or `]` after it.
+                    cut.text_to(pos);
+                    cut.error_at(pos, "expected an object, a comma or the `]` of the JSON array");
+                    // At least one byte: a stray `}` ends no value, and
+                    // is the error itself.
+                    let end = pos + value_end(&cut.line[pos..]).max(1);
+                    (cut.start, at) = (end, end);
+                    self.set_after(After::Object);
+                }
+            }
+        }
+        self.ready.extend(cut.finish());
+        Ok(())
+    }
+
+    /// The object of an array that opens at byte `pos` of the line being
+    /// cut, after the blanks from `at`: a puzzle, read on over the lines
+    /// after when it goes on there, and the cut goes on after it. `false`
+    /// when it does not close: an error, and the lines after its first
+    /// are read on their own.
+    fn array_object(&mut self, cut: &mut Pieces, at: usize, pos: usize) -> io::Result<bool> {
+        let (offset, column) = (cut.offset(at), cut.offset(pos) + 1);
+        let number = cut.number;
+        let line = std::mem::take(&mut cut.line);
+        match self.gather_value(number, line, pos)? {
+            Ok((mut lines, end)) => {
+                let (last_number, last) = lines.pop().expect("a value has its first line");
+                let text = if lines.is_empty() {
+                    last[at..end].to_owned()
                 } else {
-                    "before the input ends".to_owned()
+                    let mut text = lines[0].1[at..].to_owned();
+                    for (_, middle) in &lines[1..] {
+                        text.push('\n');
+                        text.push_str(middle);
+                    }
+                    text.push('\n');
+                    text.push_str(&last[..end]);
+                    // On a line of its own now, read whole.
+                    (cut.base, cut.continues, cut.counted) = (0, false, (0, 0));
+                    text
                 };
-                reason = format!("a JSON object opened here is not closed {within}");
+                let piece = Piece { offset, joined: true, element: true };
+                cut.records.push(Record::Puzzle { line: number, lines: lines.len() + 1, text, piece });
+                (cut.number, cut.line, cut.start) = (last_number, last, end);
+                Ok(true)
             }
-            reason.push_str("; the lines after this one are read on their own");
-            let opened = if is_array { '[' } else { '{' };
-            let column = lines[0].1.find(opened).map_or(1, |at| at + 1);
-            // The lines after the first go back, ahead of any put back before.
-            for (at, text) in lines.drain(1..).rev() {
-                self.pending.push_front((at, Line::Text(text)));
+            Err(reason) => {
+                let piece = Piece { offset, joined: false, element: false };
+                cut.records.push(Record::Unreadable { line: number, lines: 1, column, reason, piece });
+                // The rest of the line went with the object.
+                (cut.start, cut.continues) = (0, false);
+                Ok(false)
             }
-            return Ok(Record::Unreadable { line: number, lines: 1, column, reason });
         }
-        if is_array {
-            return Ok(Record::Unreadable { line: number, lines: lines.len(), column: 1, reason });
+    }
+
+    /// Notes what came last in the array being read.
+    fn set_after(&mut self, after: After) {
+        if let Some(array) = &mut self.array {
+            array.after = after;
         }
-        let text = lines.iter().map(|(_, text)| text.as_str()).collect::<Vec<_>>().join("\n");
-        Ok(Record::Puzzle { line: number, lines: lines.len(), text })
     }
 
     /// What a line is, given the grid being gathered, if any.
@@ -695,11 +1003,10 @@ impl Records {
                 || trimmed.strip_prefix('[').is_some_and(|rest| rest.trim_start().starts_with('{')))
         {
             // A JSON object on one line (JSON Lines), as `generate --format
-            // json` writes each puzzle; or a value that goes on below: an
-            // object written over several lines, or an array of objects.
-            let mut depth = JsonDepth::default();
-            depth.feed(trimmed);
-            return if depth.closed() && trimmed.starts_with('{') { Kind::LinePuzzle } else { Kind::JsonValue };
+            // json` writes each puzzle; or a value that goes on below (an
+            // object written over several lines), or an array of objects.
+            let closed = JsonDepth::default().feed(trimmed).is_some();
+            return if closed && trimmed.starts_with('{') { Kind::LinePuzzle } else { Kind::JsonValue };
         }
         if grid.is_none() && trimmed.starts_with('[') {
             return Kind::Matrix;
@@ -769,13 +1076,19 @@ impl Records {
 
     /// One line without its ending (LF, CRLF or a lone CR), at most
     /// `MAX_LINE` bytes kept; a longer line is skipped to its end and
-    /// reported. The byte order mark of the first line is dropped.
+    /// reported, unless it is a line of an array of puzzles: that is cut
+    /// after its last whole object within the bound, and read in parts
+    /// ([`Line::Part`]). The byte order mark of the first line is dropped.
     fn read_line(&mut self) -> io::Result<Option<(usize, Line)>> {
         let mut bytes = std::mem::take(&mut self.spare);
         bytes.clear();
+        // A line cut into parts goes on with the bytes read past the cut.
+        let part = self.part.take();
+        bytes.append(&mut self.carry);
         bytes.reserve(96);
         let mut too_long = false;
-        let mut any = false;
+        let mut cut = false;
+        let mut any = part.is_some();
         loop {
             let buffer = self.reader.fill_buf()?;
             if buffer.is_empty() {
@@ -804,10 +1117,22 @@ impl Records {
                 }
             }
             let take = end.unwrap_or(buffer.len());
-            if bytes.len() + take <= MAX_LINE {
-                bytes.extend_from_slice(&buffer[..take]);
-            } else {
+            if !too_long && bytes.len() + take > MAX_LINE {
+                // Up to the bound, then cut there if the line is an array's.
+                let room = MAX_LINE - bytes.len();
+                bytes.extend_from_slice(&buffer[..room]);
+                self.reader.consume(room);
+                self.bytes += room as u64;
+                if let Some(at) = self.array_cut(&bytes, part.is_none()) {
+                    self.carry = bytes.split_off(at);
+                    cut = true;
+                    break;
+                }
                 too_long = true;
+                continue;
+            }
+            if !too_long {
+                bytes.extend_from_slice(&buffer[..take]);
             }
             let consumed = end.map_or(take, |at| at + 1);
             self.after_cr = end.is_some_and(|at| buffer[at] == b'\r');
@@ -817,27 +1142,65 @@ impl Records {
                 break;
             }
         }
-        self.line += 1;
-        let number = self.line;
-        if number == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+        let number = self.line + 1;
+        if !cut {
+            self.line = number;
+        }
+        let offset = part.unwrap_or(0);
+        if number == 1 && part.is_none() && bytes.starts_with(b"\xEF\xBB\xBF") {
             bytes.drain(..3);
         }
         if too_long {
             let reason =
                 format!("the line is longer than {MAX_LINE} bytes; a puzzle line is at most 625 cells and a comment");
-            return Ok(Some((number, Line::Unreadable(MAX_LINE + 1, reason))));
+            return Ok(Some((number, Line::Unreadable(offset + MAX_LINE + 1, reason))));
+        }
+        let text = match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+                let column = offset + String::from_utf8_lossy(valid).chars().count() + 1;
+                self.carry.clear();
+                return Ok(Some((number, Line::Unreadable(column, "invalid UTF-8; puzzles are text".to_owned()))));
+            }
+        };
+        if cut {
+            self.part = Some(offset + text.chars().count());
         }
         Ok(Some((
             number,
-            match String::from_utf8(bytes) {
-                Ok(text) => Line::Text(text),
-                Err(e) => {
-                    let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-                    let column = String::from_utf8_lossy(valid).chars().count() + 1;
-                    Line::Unreadable(column, "invalid UTF-8; puzzles are text".to_owned())
-                }
+            match part {
+                None if !cut => Line::Text(text),
+                _ => Line::Part { text, offset, continues: cut },
             },
         )))
+    }
+
+    /// Where to cut `bytes`, the start of a line too long to read whole
+    /// (`starts_line`) or a part of one after a cut: just after its last
+    /// object that closes at the array's level, if it is a line of an array
+    /// of puzzles (one that opens it with `[` and an object, or one inside
+    /// it) and has such an object.
+    fn array_cut(&self, bytes: &[u8], starts_line: bool) -> Option<usize> {
+        let trimmed = bytes.trim_ascii_start();
+        let opens =
+            starts_line && trimmed.first() == Some(&b'[') && trimmed[1..].trim_ascii_start().first() == Some(&b'{');
+        if !opens && self.array.is_none() {
+            return None;
+        }
+        let level = usize::from(opens);
+        let mut depth = JsonDepth::default();
+        let mut cut = None;
+        for (at, &byte) in bytes.iter().enumerate() {
+            let closes = byte == b'}' && !depth.in_string;
+            depth.feed_byte(byte);
+            if closes && depth.depth == level {
+                cut = Some(at + 1);
+            } else if depth.opened && depth.depth < level {
+                break; // The array has closed.
+            }
+        }
+        cut.filter(|&at| at > 0)
     }
 }
 
@@ -871,34 +1234,58 @@ struct JsonDepth {
 }
 
 impl JsonDepth {
-    fn feed(&mut self, text: &str) {
+    /// Follows the value over `text`, one line of it: where the value
+    /// closes in it, just past its last bracket, if it does.
+    fn feed(&mut self, text: &str) -> Option<usize> {
         (self.in_string, self.escaped) = (false, false);
-        for byte in text.bytes() {
-            if self.closed() {
-                return;
-            }
-            if self.in_string {
-                match byte {
-                    _ if self.escaped => self.escaped = false,
-                    b'\\' => self.escaped = true,
-                    b'"' => self.in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
+        text.bytes().position(|byte| self.feed_byte(byte)).map(|at| at + 1)
+    }
+
+    /// Follows the value over one more byte: whether that byte closes it.
+    fn feed_byte(&mut self, byte: u8) -> bool {
+        if self.in_string {
             match byte {
-                b'"' => self.in_string = true,
-                b'{' | b'[' => (self.depth, self.opened) = (self.depth + 1, true),
-                b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+                _ if self.escaped => self.escaped = false,
+                b'\\' => self.escaped = true,
+                b'"' => self.in_string = false,
                 _ => {}
             }
+            return false;
         }
+        match byte {
+            b'"' => self.in_string = true,
+            b'{' | b'[' => (self.depth, self.opened) = (self.depth + 1, true),
+            b'}' | b']' => {
+                self.depth = self.depth.saturating_sub(1);
+                return self.closed();
+            }
+            _ => {}
+        }
+        false
     }
 
     /// Whether the value has opened and closed again.
     fn closed(&self) -> bool {
         self.opened && self.depth == 0
     }
+}
+
+/// The length of the JSON value that `text` starts with, on its line: up to
+/// the first comma or closing bracket outside its strings and brackets.
+fn value_end(text: &str) -> usize {
+    let mut depth = JsonDepth::default();
+    // Bytes, not characters: the bytes looked for are ASCII, which no
+    // other character's bytes hold.
+    text.bytes()
+        .position(|byte| {
+            let outside = depth.depth == 0 && !depth.in_string;
+            let ends = outside && matches!(byte, b',' | b']' | b'}');
+            if !ends {
+                depth.feed_byte(byte);
+            }
+            ends
+        })
+        .unwrap_or(text.len())
 }
 
 /// A line of `-`, `=`, `+` and `|` only, with at least one dash.
@@ -1055,11 +1442,14 @@ mod tests {
         // An object over four lines (braces in a string do not count), one
         // on one line, an array, then a grid.
         let input = format!("{object}{{\"puzzle\":\"{p}\"}}\n[{{\"puzzle\":\n\"{p}\"}}]\n{grid}");
-        assert_eq!(kinds(&input), [(1, 4, 'P'), (5, 1, 'P'), (6, 2, 'U'), (8, 4, 'P')]);
+        assert_eq!(kinds(&input), [(1, 4, 'P'), (5, 1, 'P'), (6, 1, 'T'), (6, 2, 'P'), (7, 1, 'T'), (8, 4, 'P')]);
         // An array with its brackets on lines of their own: they pass
         // through, and each element is a puzzle. A `]` elsewhere does not.
-        let input = format!("[\n{object}{{\"puzzle\":\"{p}\"}}\n]\n]\n");
-        assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 4, 'P'), (6, 1, 'P'), (7, 1, 'T'), (8, 1, 'P')]);
+        let input = format!("[\n{},\n{{\"puzzle\":\"{p}\"}}\n]\n]\n", object.trim_end());
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 4, 'P'), (5, 1, 'T'), (6, 1, 'P'), (7, 1, 'T'), (8, 1, 'P')]);
+        // Without the comma, the missing comma is an error in its place.
+        let input = format!("[\n{object}{{\"puzzle\":\"{p}\"}}\n]\n");
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 4, 'P'), (6, 1, 'U'), (6, 1, 'P'), (7, 1, 'T')]);
         // A brace that never closes is one bad line; what follows is read
         // as it would be without it, grids, matrices and arrays too.
         let input = format!("{{\n{p}\n{grid}{object}[\n[1,2],\n[2,1]]\n[\n{object}]\n{p}\n");
@@ -1072,6 +1462,67 @@ mod tests {
         assert_eq!(read.len(), MAX_VALUE_LINES + 11);
         assert_eq!(read[0], (1, 1, 'U'));
         assert!(read[1..].iter().enumerate().all(|(k, &r)| r == (k + 2, 1, 'P')));
+    }
+
+    /// The records of an array are pieces of its lines: put back together,
+    /// each where its line and offset say, they are the input again, and
+    /// each object is a puzzle of its own.
+    #[test]
+    fn an_array_is_cut_into_its_objects_and_what_lies_between() {
+        let p = ".".repeat(81);
+        let object = format!("{{\"puzzle\":\"{p}\",\"note\":\"[ {{ ] }}\\\" ,\"}}");
+        let over_lines = format!("{{\"puzzle\":\n  \"{p}\"\n}}");
+        let inputs = [
+            format!("[{object},{object}]"),
+            format!("  [ {object} ,  {object}  ]  # two"),
+            format!("[\n  {object},\n  {over_lines}, {object}\n]"),
+            format!("[{over_lines},\n{object}]"),
+            format!("[ {object}]\n{p}\n[{object}]"),
+            "[]".to_owned(),
+            // Lines too long to read whole, read in parts: one that opens
+            // the array, and one after a `[` alone.
+            format!("[{}]", vec![object.as_str(); 2 * MAX_LINE / object.len()].join(", ")),
+            format!("[\n{}\n]", vec![object.as_str(); 2 * MAX_LINE / object.len()].join(",")),
+        ];
+        for input in inputs {
+            let records = records(&input, Mode::Auto);
+            let lines: Vec<&str> = input.lines().collect();
+            let mut rebuilt = String::new();
+            for record in &records {
+                let (line, text, piece) = match record {
+                    Record::Puzzle { line, text, piece, .. } | Record::Text { line, text, piece } => {
+                        (line, text, piece)
+                    }
+                    Record::Unreadable { reason, .. } => panic!("{input}: {reason}"),
+                };
+                let first = text.lines().next().unwrap_or("");
+                assert!(lines[line - 1].chars().skip(piece.offset).collect::<String>().starts_with(first), "{input}");
+                if piece.element {
+                    let board = text.parse::<lazydoku::Board>().map(|b| b.as_str().len());
+                    assert_eq!(board, Ok(81), "{input}: {text}");
+                }
+                rebuilt.push_str(text);
+                if !piece.joined {
+                    rebuilt.push('\n');
+                }
+            }
+            assert!(rebuilt.trim_end() == input, "{input} came back as {rebuilt}");
+            let objects = records.iter().filter(|r| r.piece().element).count();
+            assert_eq!(objects, input.matches("\"puzzle\"").count(), "{input}");
+        }
+        // An object that never closes takes the rest of its line with it.
+        let input = format!("[{{\"puzzle\":\"{p}\"}}, {{\"puzzle\":\n");
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T'), (1, 1, 'U')]);
+        // Stray closing brackets and other values are errors in their place.
+        let input = format!("[{{\"puzzle\":\"{p}\"}}}}, 3, \"x\", [1], {{\"puzzle\":\"{p}\"}}]\n");
+        let expected = [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U')];
+        assert_eq!(kinds(&input)[..7], expected);
+        assert_eq!(kinds(&input)[7..], [(1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T')]);
+        // An object longer than a line may be is no line of an array: the
+        // line is reported, and the lines after it read.
+        let long = format!("{{\"puzzle\":\"{p}\",\"note\":\"{}\"}}", "x".repeat(MAX_LINE));
+        let input = format!("[{{\"puzzle\":\"{p}\"}}, {long}]\n{p}\n");
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'U'), (2, 1, 'P'), (1, 1, 'U')]);
     }
 
     #[test]
