@@ -861,11 +861,17 @@ fn json_objects_over_several_lines_are_read_whole() {
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with("invalid: a JSON object opened here is not closed before the input ends"), "{out}");
+    assert!(lines[0].starts_with("invalid: a JSON object opened here is not closed before line 3"), "{out}");
     let solution = given.parse::<lazydoku::Board>().unwrap().solve().unwrap();
     assert_eq!(lines[1], solution.as_str());
     assert_eq!(lines[2], format!("{{\"puzzle\":\"{solution}\"}}"));
     assert!(stderr(&o).contains("-:1:1: a JSON object opened here"), "{}", stderr(&o));
+    // A line of JSON Lines cut short is an error on its own line at once:
+    // the next line starts an object where a member of this one belongs.
+    let input = format!("{{\"puzzle\":\"{given}\",\n{{\"puzzle\":\"{given}\"}}\n");
+    let o = common::run(&["solve", "-"], &input);
+    assert_eq!(stdout(&o).lines().nth(1), Some(format!("{{\"puzzle\":\"{solution}\"}}").as_str()));
+    assert!(stderr(&o).contains("-:1:1: a JSON object opened here is not closed before line 2"), "{}", stderr(&o));
 
     // An array with its brackets on lines of their own, as `jq .` writes
     // one, is read element by element, and answered as the same array.

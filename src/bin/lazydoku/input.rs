@@ -803,8 +803,10 @@ impl Records {
     /// `number`, read on until it closes, with the byte just past its close
     /// on the last of them. `Err` says why when it does not close within
     /// [`MAX_VALUE_LINES`] lines and [`MAX_VALUE_BYTES`] bytes, or before the
-    /// input ends; the lines after the first are then put back, ahead of
-    /// any put back before, to be read on their own.
+    /// input ends, or before a line that starts an object where a member
+    /// belongs (so a line of JSON Lines cut short holds back no answer
+    /// after it); the lines after the first are then put back, ahead of any
+    /// put back before, to be read on their own.
     #[expect(clippy::type_complexity, reason = "an I/O error, or the value's lines or why there are none")]
     fn gather_value(
         &mut self,
@@ -816,8 +818,17 @@ impl Records {
         let mut end = depth.feed(&first[start..]).map(|at| start + at);
         let mut bytes = first.len() - start;
         let mut lines = vec![(number, first)];
+        let mut broken_at = None;
         while end.is_none() && lines.len() < MAX_VALUE_LINES && bytes <= MAX_VALUE_BYTES {
             match self.next_line()? {
+                Some((at, Line::Text(text))) if depth.in_object() && text.trim_start().starts_with('{') => {
+                    // JSON allows no object there: the value is broken (a
+                    // line of JSON Lines cut short, say), and this line
+                    // starts the next, which need not wait for the bound.
+                    self.pending.push_front((at, Line::Text(text)));
+                    broken_at = Some(at);
+                    break;
+                }
                 Some((at, Line::Text(text))) => {
                     end = depth.feed(&text);
                     bytes += text.len() + 1;
@@ -836,7 +847,9 @@ impl Records {
         if let Some(end) = end {
             return Ok(Ok((lines, end)));
         }
-        let within = if lines.len() >= MAX_VALUE_LINES || bytes > MAX_VALUE_BYTES {
+        let within = if let Some(at) = broken_at {
+            format!("before line {at}, which starts an object where a member of this one belongs")
+        } else if lines.len() >= MAX_VALUE_LINES || bytes > MAX_VALUE_BYTES {
             format!("within {MAX_VALUE_LINES} lines and {} KiB", MAX_VALUE_BYTES / 1024)
         } else {
             "before the input ends".to_owned()
@@ -904,12 +917,15 @@ impl Records {
                         cut.error_at(pos, "a comma is missing before this object in the JSON array");
                     }
                     cut.text_to(at);
+                    // A broken object is an error in its place; the array
+                    // goes on at the lines after its first, read again,
+                    // with no word on the comma it may have lost.
                     if !self.array_object(&mut cut, at, pos)? {
-                        self.array = None;
+                        self.set_after(After::Open);
                         break;
                     }
-                    at = cut.start;
                     self.set_after(After::Object);
+                    at = cut.start;
                 }
                 _ => {
                     // Another value (a string, a number): an error in its
@@ -1231,6 +1247,9 @@ struct JsonDepth {
     opened: bool,
     in_string: bool,
     escaped: bool,
+    /// Which of the brackets open are objects, the innermost lowest (bit
+    /// set) and arrays (bit clear), while they nest at most 64 deep.
+    objects: u64,
 }
 
 impl JsonDepth {
@@ -1254,14 +1273,24 @@ impl JsonDepth {
         }
         match byte {
             b'"' => self.in_string = true,
-            b'{' | b'[' => (self.depth, self.opened) = (self.depth + 1, true),
+            b'{' | b'[' => {
+                (self.depth, self.opened) = (self.depth + 1, true);
+                self.objects = self.objects << 1 | u64::from(byte == b'{');
+            }
             b'}' | b']' => {
                 self.depth = self.depth.saturating_sub(1);
+                self.objects >>= 1;
                 return self.closed();
             }
             _ => {}
         }
         false
+    }
+
+    /// Whether the innermost bracket open is an object's, where only a
+    /// member's name, a comma or its `}` may come next, never a `{`.
+    fn in_object(&self) -> bool {
+        (1..=64).contains(&self.depth) && self.objects & 1 == 1
     }
 
     /// Whether the value has opened and closed again.
@@ -1456,6 +1485,12 @@ mod tests {
         let expected = [(1, 1, 'U'), (2, 1, 'P'), (3, 4, 'P'), (7, 4, 'P'), (11, 3, 'P'), (14, 1, 'T'), (15, 4, 'P')];
         assert_eq!(kinds(&input)[..7], expected);
         assert_eq!(kinds(&input)[7..], [(19, 1, 'T'), (20, 1, 'P')]);
+        // A line of JSON Lines cut short is an error on its own, as the next
+        // line starts an object where a member belongs; objects nested in
+        // an array, on lines of their own, are no such line.
+        let input = format!("{{\"puzzle\":\"{p}\"\n{{\"puzzle\":\"{p}\"}}\n{{\"puzzle\":\"{p}\",\n\"cages\":[\n");
+        let input = format!("{input}{{\"sum\":3,\"cells\":[0,1]}},\n{{\"sum\":7,\"cells\":[2,3]}}\n]}}\n");
+        assert_eq!(kinds(&input), [(1, 1, 'U'), (2, 1, 'P'), (3, 5, 'P')]);
         // Nor one that stays open past the bound.
         let input = format!("{{\n{}", format!("{p}\n").repeat(MAX_VALUE_LINES + 10));
         let read = kinds(&input);
@@ -1512,7 +1547,10 @@ mod tests {
         }
         // An object that never closes takes the rest of its line with it.
         let input = format!("[{{\"puzzle\":\"{p}\"}}, {{\"puzzle\":\n");
-        assert_eq!(kinds(&input), [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T'), (1, 1, 'U')]);
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T'), (1, 1, 'U'), (1, 1, 'U')]);
+        // One cut short, its lines after read again as the array's.
+        let input = format!("[\n{{\"puzzle\":\"{p}\"\n{{\"puzzle\":\"{p}\"}},\n{{\"puzzle\":\"{p}\"}}\n]\n");
+        assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 1, 'U'), (3, 1, 'P'), (3, 1, 'T'), (4, 1, 'P'), (5, 1, 'T')]);
         // Stray closing brackets and other values are errors in their place.
         let input = format!("[{{\"puzzle\":\"{p}\"}}}}, 3, \"x\", [1], {{\"puzzle\":\"{p}\"}}]\n");
         let expected = [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U')];
