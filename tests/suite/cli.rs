@@ -722,12 +722,18 @@ fn spread_over_lines(text: &str) -> String {
     out
 }
 
+/// Two generated killer jigsaw puzzles as JSON Lines, as `generate` writes
+/// them.
+fn two_killer_jigsaw_objects() -> String {
+    let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
 #[test]
 fn json_arrays_on_one_line_are_read_object_by_object() {
     use lazydoku::format::Parser;
-    let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let compact = stdout(&o);
+    let compact = two_killer_jigsaw_objects();
     // An array on one line, as `JSON.stringify` and `jq -c .` write one, is
     // read object by object, and answered as the same array on one line.
     let one_line = format!("[{}]\n", compact.trim_end().replace('\n', ", "));
@@ -822,9 +828,7 @@ fn top_level_values(array: &str) -> Vec<String> {
 #[test]
 fn json_objects_over_several_lines_are_read_whole() {
     use lazydoku::format::Parser;
-    let o = common::run(&["generate", "--killer", "--jigsaw", "--count", "2", "--seed", "4", "--format", "json"], "");
-    assert!(o.status.success(), "{}", stderr(&o));
-    let compact = stdout(&o);
+    let compact = two_killer_jigsaw_objects();
     let spread: String = compact.lines().map(|line| spread_over_lines(line) + "\n").collect();
     assert!(spread.lines().count() > 100, "{spread}");
     // Each object is one puzzle, answered as the same object over the same
