@@ -900,6 +900,15 @@ fn json_objects_over_several_lines_are_read_whole() {
     assert_eq!(stdout(&o).lines().count(), array.lines().count());
     assert_eq!(stdout(&o).split_whitespace().collect::<String>(), "[1,1]");
 
+    // Line and grid answers have no way to write extra regions or groups:
+    // a note says so once, unless quiet.
+    let empty = ".".repeat(81);
+    let object = format!("{{\"puzzle\":\"{empty}\",\"extra_regions\":[[0,10,20,30,40,50,60,70,80]]}}\n");
+    let o = common::run(&["solve", "--format", "line", "-"], object.repeat(2));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    assert_eq!(stderr(&o).matches("have no way to write a JSON puzzle's `extra_regions`").count(), 1, "{}", stderr(&o));
+    let o = common::run(&["solve", "-q", "--format", "grid", "-"], &object);
+    assert!(o.status.success() && stderr(&o).is_empty(), "{}", stderr(&o));
     // A bracket alone still opens a matrix.
     let o = common::run(&["count", "-q", "-"], "[\n[1,2,3,4],[3,4,1,2],\n[2,1,4,3],[4,3,2,1]]\n");
     assert_eq!(stdout(&o).split_whitespace().collect::<Vec<_>>(), ["1"], "{}", stderr(&o));

@@ -80,6 +80,8 @@ pub struct Settings {
     /// Rules given on the command line (jigsaw, windoku, killer), which every
     /// puzzle is read with; `None`: each puzzle's shape is inferred.
     pub rules: Option<Rules>,
+    /// No notes on stderr (errors are still reported).
+    pub quiet: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -654,6 +656,9 @@ pub fn hexadecimal(text: &str) -> String {
 /// as `rules:NAMES`), or on `regions`, `cages` and `rules` lines under the
 /// grid.
 pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> String {
+    if matches!(settings.format, Some(Format::Line | Format::Grid)) && !settings.quiet {
+        note_rules_left_out(layout);
+    }
     match (settings.format, layout) {
         (Some(Format::Grid), _) => {
             let below = own_maps(layout).map(|(word, map)| format!("\n{word} {map}"));
@@ -661,6 +666,22 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
         }
         (None, Some(layout)) => layout.render(board).trim_end().to_owned(),
         _ => as_line(settings, layout, board),
+    }
+}
+
+/// Says once on stderr that a JSON puzzle's extra regions and groups of
+/// distinct digits are left out of line and grid answers, which have no
+/// way to write them, so that nothing is dropped without a word.
+fn note_rules_left_out(layout: Option<&Layout>) {
+    static NOTED: std::sync::Once = std::sync::Once::new();
+    if layout.is_some_and(|layout| !layout.extra_regions().is_empty() || !layout.distinct_groups().is_empty()) {
+        NOTED.call_once(|| {
+            eprintln!(
+                "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions` and \
+                 `distinct_groups`, and are written without them (the puzzle's own format and --format json keep \
+                 them)"
+            );
+        });
     }
 }
 

@@ -612,6 +612,7 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
         format: args.format,
         parser,
         rules,
+        quiet: args.quiet,
     };
     let header = (matches!(task, Task::Answer(Question::Rate)) && args.format != Some(Format::Json))
         .then_some(answer::RATE_HEADER);
