@@ -138,7 +138,7 @@ pub enum ParseError {
     },
     /// The rules written after a one-line puzzle (a region map, or a cage
     /// map with its sums, as `lazydoku generate --jigsaw` and `--killer`
-    /// write them) are not valid, or come on top of rules given apart.
+    /// write them) are not valid, or are not the rules given apart.
     LineRules {
         /// The line.
         line: usize,

@@ -343,9 +343,8 @@ impl Parser {
             .or(object.extra_regions.first().map(|(_, at)| *at))
             .or(object.distinct_groups.first().map(|(_, at)| *at))
             .or(object.names.first().map(|(_, at)| *at));
-        if let (Some(_), Some((line, column))) = (given, own_rules) {
-            let reason = "the puzzle brings its own rules; leave out the rules given apart".to_owned();
-            return Err(ParseError::LineRules { line, column, reason });
+        if let (Some(given), Some(at)) = (given, own_rules) {
+            return self.parse_object(text, None).and_then(|read| same_rules(read, given, at));
         }
         if given.is_none() && own_rules.is_none() {
             // The common case of JSON Lines: a bare 81-character puzzle, read
@@ -487,11 +486,14 @@ impl Parser {
 
     /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
     /// extra regions, killer cages), and how it was written. The rules fix
-    /// the board's size; this parser's other options still apply.
+    /// the board's size; this parser's other options still apply. A puzzle
+    /// written with rules of its own (a map after it, named rules, a JSON
+    /// object's rules) is read with them if they are these rules.
     ///
     /// # Errors
     ///
-    /// As [`Parser::parse`], with the rules' regions and cages checked.
+    /// As [`Parser::parse`], with the rules' regions and cages checked; a
+    /// puzzle whose own rules are not these is an error at its rules.
     ///
     /// ```
     /// use lazydoku::format::Parser;
@@ -508,9 +510,7 @@ impl Parser {
             return self.parse_object(text, Some(rules));
         }
         if let Some(found) = rules_with_puzzle(text) {
-            let reason = "the puzzle brings its own rules after it; leave out the rules given apart";
-            let (line, column) = found.start();
-            return Err(ParseError::LineRules { line, column, reason: reason.to_owned() });
+            return self.parse_with_own_rules(text, &found).and_then(|read| same_rules(read, rules, found.start()));
         }
         let scan = self.shape(rules.shape()).scan(text, false)?;
         let board = Self::build_on(&scan, Board::empty_with(rules))?;
@@ -814,6 +814,19 @@ impl LineRules<'_> {
 
 /// The rules of a puzzle written with it: after a one-line puzzle, or on
 /// lines of their own under a grid.
+/// A puzzle read with the rules it brings, kept when they are `given`, the
+/// rules given apart (as a puzzle that `lazydoku generate` wrote with its
+/// rules is read back with the flags that made it); an error at `at`, where
+/// its rules start, when they differ.
+fn same_rules(read: (Board, Layout), given: &Rules, at: (usize, usize)) -> Result<(Board, Layout), ParseError> {
+    if read.0.rules() == *given {
+        return Ok(read);
+    }
+    let (line, column) = at;
+    let reason = "the puzzle brings its own rules, which are not the rules given apart; leave one of them out";
+    Err(ParseError::LineRules { line, column, reason: reason.to_owned() })
+}
+
 fn rules_with_puzzle(text: &str) -> Option<LineRules<'_>> {
     rules_after_puzzle(text).or_else(|| rules_under_grid(text))
 }

@@ -627,10 +627,23 @@ fn chess_rules_take_each_puzzles_own_size_and_join_the_rules_given() {
     assert!(windoku.parse(&solution).is_ok_and(|b| b.is_complete()), "{solution}");
     let o = common::run(&["generate", "--x", "--count", "1", "--seed", "2", "--format", "json"], "");
     assert!(stdout(&o).trim_end().ends_with(r#","rules":["diagonals"]}"#), "{}", stdout(&o));
-    // A map given to generate is not written, so neither are the names:
-    // the puzzles are read back with the same flags.
-    let o = common::run(&["generate", "--regions", map, "--anti-knight", "--count", "1", "--seed", "1"], "");
-    assert_eq!(stdout(&o).trim_end().len(), 16, "{}", stdout(&o));
+    // A map given to generate is written with each puzzle, and so are the
+    // names: a puzzle reads back as itself on its own, or with the same
+    // flags, and not with other rules.
+    let flags = ["--regions", map, "--anti-knight"];
+    let o = common::run(&[&["generate", "--count", "1", "--seed", "1"][..], &flags[..]].concat(), "");
+    let puzzle = stdout(&o);
+    let expected = Rules::jigsaw(map).unwrap().with_anti_knight();
+    assert_eq!(puzzle.parse::<lazydoku::Board>().map(|b| b.rules()), Ok(expected), "{puzzle}");
+    let alone = common::run(&["solve", "-"], &puzzle);
+    let with_flags = common::run(&[&["solve"][..], &flags[..], &["-"][..]].concat(), &puzzle);
+    assert!(alone.status.success() && stdout(&alone) == stdout(&with_flags), "{}", stderr(&with_flags));
+    let o = common::run(&["solve", "--regions", map, "-"], &puzzle);
+    assert!(
+        stderr(&o).contains("-:1:18: the puzzle brings its own rules, which are not the rules given"),
+        "{}",
+        stderr(&o)
+    );
     // A line of names with no grid above it is refused; other text passes.
     let o = common::run(&["solve", "-"], "rules anti-king\nrules of the game\n");
     assert_eq!(o.status.code(), Some(1));
@@ -1038,11 +1051,11 @@ fn generate_writes_random_jigsaw_maps_and_killer_cages_that_solve_back() {
     // A line of rules that follows no grid is not taken for a comment.
     let out = run(&["check"], "cages aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3\n");
     assert!(stdout(&out).starts_with("invalid: a line of rules belongs right under its grid"), "{}", stdout(&out));
-    // Rules on the line and rules given apart do not mix.
+    // Rules on the line and rules given apart must be the same rules.
     let first = stdout(&one).lines().next().unwrap().to_owned();
     let map = first.split(' ').nth(1).unwrap();
     let out = run(&["check", "--regions", map], first.clone());
-    assert!(stderr(&out).contains("the puzzle brings its own rules after it"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the puzzle brings its own rules, which are not"), "{}", stderr(&out));
     // Windoku's windows, like the diagonals of --x, join the rules a line
     // brings: the count is that of those rules with the windows, which this
     // puzzle's solution breaks.

@@ -376,11 +376,13 @@ fn rules_written_after_a_one_line_puzzle_are_read_with_it() -> Result<(), Box<dy
         err("13.............. aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3").to_string(),
         "line 1, column 2: the givens of a cage add up to 4, not its sum of 3"
     );
-    // Rules on the line and rules given apart do not mix.
-    let error = jigsaw.parse("1............... aaabacbbccbdcddd").unwrap_err();
+    // Rules on the line are kept when they are the rules given apart, under
+    // any labels, and are an error when they are not.
+    assert_eq!(jigsaw.parse("1............... bbbabcaaccadcddd")?.rules(), jigsaw);
+    let error = jigsaw.parse("1............... aabbaabbccddccdd").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "line 1, column 18: the puzzle brings its own rules after it; leave out the rules given apart"
+        "line 1, column 18: the puzzle brings its own rules, which are not the rules given apart; leave one of them out"
     );
     Ok(())
 }
@@ -575,12 +577,21 @@ fn a_puzzle_written_as_a_json_object_is_read_with_its_rules() -> Result<(), Box<
         let error = err(text).to_string();
         assert!(error.starts_with(start), "{text}: {error}");
     }
-    // Rules given apart: an object without rules of its own takes them.
+    Ok(())
+}
+
+#[test]
+fn a_json_object_is_read_with_rules_given_apart_unless_it_brings_others() -> Result<(), Box<dyn std::error::Error>> {
+    use lazydoku::Rules;
+    // An object without rules of its own takes them.
     let jigsaw = Rules::jigsaw("aaabacbbccbdcddd")?;
     let (read, _) = Parser::new().parse_with_rules(r#"{"puzzle": "1..............."}"#, &jigsaw)?;
     assert_eq!(read.rules(), jigsaw);
-    let error = Parser::new().parse_with_rules(r#"{"puzzle": "1...............", "rules": ["x"]}"#, &jigsaw);
-    assert!(error.is_err_and(|e| e.to_string().contains("brings its own rules")));
+    let error = Parser::new().parse_with_rules(r#"{"puzzle": "1...............", "rules": ["windoku"]}"#, &jigsaw);
+    assert!(error.is_err_and(|e| e.to_string().contains("brings its own rules, which are not")));
+    // One with the same rules of its own is read with them.
+    let same = r#"{"puzzle": "1...............", "regions": "aaabacbbccbdcddd"}"#;
+    assert_eq!(Parser::new().parse_with_rules(same, &jigsaw)?.0.rules(), jigsaw);
     Ok(())
 }
 

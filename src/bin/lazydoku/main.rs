@@ -272,14 +272,10 @@ struct PuzzleArgs {
 }
 
 impl PuzzleArgs {
-    /// The names of the rules these flags add to a plain shape's, apart by
-    /// commas, for `generate` to write with each puzzle (as `rules:NAMES`);
-    /// `None` without any, or with a map given in `--regions` or `--cages`,
-    /// which a puzzle with rules of its own could not be read back with.
+    /// The names of the rules these flags add to a plain shape's or to the
+    /// maps of `--regions` and `--cages`, apart by commas, for `generate` to
+    /// write with each puzzle (as `rules:NAMES`); `None` without any.
     fn rule_names(&self) -> Option<String> {
-        if self.regions.is_some() || self.cages.is_some() {
-            return None;
-        }
         let flags = [
             ("diagonals", self.x),
             ("windoku", self.windoku),
@@ -508,8 +504,14 @@ fn main() -> ExitCode {
                 generator = generator.killer();
             }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-            let extras =
-                generate::Extras { regions: jigsaw, cages: killer, hex: puzzle.hex, names: puzzle.rule_names() };
+            // Each puzzle is written with all its rules, the maps given
+            // included, so that it reads back as itself on its own.
+            let extras = generate::Extras {
+                regions: jigsaw || puzzle.regions.is_some(),
+                cages: killer || puzzle.cages.is_some(),
+                hex: puzzle.hex,
+                names: puzzle.rule_names(),
+            };
             generate::run(&generator, count, threads(jobs, false), format, &extras)
         }
     };
