@@ -798,6 +798,18 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
         stderr(&o)
     );
 
+    // An array of strings, each a puzzle: answered between the same quotes,
+    // an error's text escaped as a JSON string's.
+    let input = format!("[\"{given}\", \"x\\\"y\", \"{given}\"]\n");
+    let o = common::run(&["solve", "-"], &input);
+    let expected =
+        format!("[\"{solution}\", invalid: a puzzle in a JSON string is written without escapes, \"{solution}\"]\n");
+    assert_eq!(stdout(&o), expected);
+    assert!(stderr(&o).contains("-:1:87: a puzzle in a JSON string is written without escapes"), "{}", stderr(&o));
+    let o = common::run(&["count", "-q", "-"], format!("[\n  \"{given}\",\n  \"1.\"\n]\n"));
+    assert!(stdout(&o).starts_with("[\n  \"1\",\n  \"invalid: a one-line puzzle has 2 cells"), "{}", stdout(&o));
+    assert!(stdout(&o).ends_with("\"\n]\n"), "{}", stdout(&o));
+
     // `all` writes an object's solutions as objects of the array, apart by
     // commas, on one line or a line each as the object stood.
     let two = format!("{{\"puzzle\":\"{}\"}}", ".".repeat(81));
@@ -811,6 +823,10 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     assert_eq!(lines.len(), 6, "{answer}");
     assert!(lines[1..5].iter().all(|l| l.starts_with("  {\"puzzle\":")), "{answer}");
     assert_eq!(lines[1..5].iter().filter(|l| l.ends_with("},")).count(), 3, "{answer}");
+    // And a string's solutions as strings.
+    let o = common::run(&["all", "--limit", "2", "-q", "-"], format!("[\"{}\"]\n", ".".repeat(81)));
+    assert_eq!(top_level_values(stdout(&o).trim_end()).len(), 2, "{}", stdout(&o));
+    assert!(top_level_values(stdout(&o).trim_end()).iter().all(|v| v.len() == 83), "{}", stdout(&o));
 }
 
 /// The values of a JSON array written on one line, as text: cut at the

@@ -88,11 +88,13 @@ fn generated(random: &mut Random) -> String {
             // Over several lines now and then, as `jq` writes objects, and
             // then perhaps two of them, or the same in an array, on lines
             // of their own or on one line.
-            match random.below(5) {
+            match random.below(6) {
                 0 => object.replace(", ", ",\n  ").replace('{', "{\n  "),
                 1 => format!("{object}\n{}", object.replace(", ", ",\n")),
                 2 => format!("[\n{object},\n{object}\n]"),
                 3 => format!("[{object}, {object}]"),
+                // An array of the puzzle as strings.
+                4 => format!("[\"{0}\", \"{0}\"]", cells.iter().collect::<String>()),
                 _ => object,
             }
         }

@@ -227,6 +227,11 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
         if piece.element && keeps_layout(settings) && !out.starts_with(blanks) {
             out.insert_str(0, blanks);
         }
+        // Between a string's quotes, an error's text stays a JSON string.
+        if piece.quoted && keeps_layout(settings) {
+            let quoted = quote_str(out);
+            quoted[1..quoted.len() - 1].clone_into(out);
+        }
     }
     outcome
 }
@@ -493,6 +498,7 @@ pub fn stream_all(
     // shares its line.
     let element = keeps_layout(settings) && piece.element;
     let between = |text: &str| match () {
+        () if element && piece.quoted => "\",\"",
         () if element && piece.offset == 0 => ",\n",
         () if element => ",",
         // Multi-line answers (grids, matrices) get a blank line between them.

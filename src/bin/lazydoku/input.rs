@@ -264,11 +264,14 @@ pub struct Piece {
     /// Whether the record is an object of an array, whose several answers
     /// (`all`) go apart by commas.
     pub element: bool,
+    /// Whether the record is the text of a string of an array, between its
+    /// quotes, which stay on either side of the answer.
+    pub quoted: bool,
 }
 
 impl Piece {
     /// A record of whole lines.
-    pub const WHOLE: Piece = Piece { offset: 0, joined: false, element: false };
+    pub const WHOLE: Piece = Piece { offset: 0, joined: false, element: false, quoted: false };
 
     /// Whether the record shares a line with another: a piece of an array
     /// on one line, and not the whole line.
@@ -478,16 +481,42 @@ impl Pieces {
     /// through (brackets, commas and blanks).
     fn text_to(&mut self, to: usize) {
         if self.start < to {
-            let piece = Piece { offset: self.offset(self.start), joined: true, element: false };
+            let piece = Piece { offset: self.offset(self.start), joined: true, ..Piece::WHOLE };
             let text = self.line[self.start..to].to_owned();
             self.records.push(Record::Text { line: self.number, text, piece });
         }
         self.start = to;
     }
 
+    /// A string of an array, from its quote at byte `at` to byte `end`: its
+    /// text is a puzzle, between quotes that pass through with the text
+    /// around them. One that does not close on its line, or holds an escape
+    /// (which no puzzle needs), is an error in its place.
+    fn string_at(&mut self, at: usize, end: usize) {
+        let string = self.line[at..end].trim_end();
+        let end = at + string.len();
+        let escaped = string.contains('\\');
+        if string.len() < 2 || !string.ends_with('"') || escaped {
+            self.text_to(at);
+            let reason = if escaped {
+                "a puzzle in a JSON string is written without escapes"
+            } else {
+                "the string is not closed where the array expects its comma or `]`"
+            };
+            self.error_at(at, reason);
+            self.start = end;
+            return;
+        }
+        self.text_to(at + 1);
+        let piece = Piece { offset: self.offset(at + 1), joined: true, element: true, quoted: true };
+        let text = self.line[at + 1..end - 1].to_owned();
+        self.records.push(Record::Puzzle { line: self.number, lines: 1, text, piece });
+        self.start = end - 1;
+    }
+
     /// An error at byte `at`, in its place among the records.
     fn error_at(&mut self, at: usize, reason: &str) {
-        let piece = Piece { offset: self.offset(at), joined: true, element: false };
+        let piece = Piece { offset: self.offset(at), joined: true, ..Piece::WHOLE };
         let (line, column, reason) = (self.number, piece.offset + 1, reason.to_owned());
         self.records.push(Record::Unreadable { line, lines: 1, column, reason, piece });
     }
@@ -603,7 +632,7 @@ impl Records {
                     continue;
                 }
             };
-            if grid.is_none() && self.array.is_some() && text.trim_start().starts_with(['{', ',', ']']) {
+            if grid.is_none() && self.array.is_some() && text.trim_start().starts_with(['{', '"', ',', ']']) {
                 if let Some(record) = self.array_record(number, text, false, (0, false))? {
                     return Ok(Some(record));
                 }
@@ -686,7 +715,7 @@ impl Records {
         let next = self.next_line()?;
         self.array = None;
         let objects = matches!(&next, Some((_, Line::Text(t) | Line::Part { text: t, .. }))
-            if t.trim_start().starts_with('{'));
+            if t.trim_start().starts_with(['{', '"']));
         // Back where it came from: first of the lines put back.
         if let Some(next) = next {
             self.pending.push_front(next);
@@ -927,8 +956,18 @@ impl Records {
                     self.set_after(After::Object);
                     at = cut.start;
                 }
+                b'"' => {
+                    if after == Some(After::Object) {
+                        cut.text_to(pos);
+                        cut.error_at(pos, "a comma is missing before this string in the JSON array");
+                    }
+                    let end = pos + value_end(&cut.line[pos..]).max(1);
+                    cut.string_at(pos, end);
+                    at = cut.start.max(end);
+                    self.set_after(After::Object);
+                }
                 _ => {
-                    // Another value (a string, a number): an error in its
+                    // Another value (a number, an array): an error in its
                     // place, up to the comma or `]` after it.
                     cut.text_to(pos);
                     cut.error_at(pos, "expected an object, a comma or the `]` of the JSON array");
@@ -970,13 +1009,13 @@ impl Records {
                     (cut.base, cut.continues, cut.counted) = (0, false, (0, 0));
                     text
                 };
-                let piece = Piece { offset, joined: true, element: true };
+                let piece = Piece { offset, joined: true, element: true, quoted: false };
                 cut.records.push(Record::Puzzle { line: number, lines: lines.len() + 1, text, piece });
                 (cut.number, cut.line, cut.start) = (last_number, last, end);
                 Ok(true)
             }
             Err(reason) => {
-                let piece = Piece { offset, joined: false, element: false };
+                let piece = Piece { offset, ..Piece::WHOLE };
                 cut.records.push(Record::Unreadable { line: number, lines: 1, column, reason, piece });
                 // The rest of the line went with the object.
                 (cut.start, cut.continues) = (0, false);
@@ -1016,7 +1055,7 @@ impl Records {
         }
         if grid.is_none()
             && (trimmed.starts_with('{')
-                || trimmed.strip_prefix('[').is_some_and(|rest| rest.trim_start().starts_with('{')))
+                || trimmed.strip_prefix('[').is_some_and(|rest| rest.trim_start().starts_with(['{', '"'])))
         {
             // A JSON object on one line (JSON Lines), as `generate --format
             // json` writes each puzzle; or a value that goes on below (an
@@ -1194,13 +1233,14 @@ impl Records {
 
     /// Where to cut `bytes`, the start of a line too long to read whole
     /// (`starts_line`) or a part of one after a cut: just after its last
-    /// object that closes at the array's level, if it is a line of an array
-    /// of puzzles (one that opens it with `[` and an object, or one inside
-    /// it) and has such an object.
+    /// object or string that closes at the array's level, if it is a line
+    /// of an array of puzzles (one that opens it with `[` and an object or
+    /// a string, or one inside it) and has such a value.
     fn array_cut(&self, bytes: &[u8], starts_line: bool) -> Option<usize> {
         let trimmed = bytes.trim_ascii_start();
-        let opens =
-            starts_line && trimmed.first() == Some(&b'[') && trimmed[1..].trim_ascii_start().first() == Some(&b'{');
+        let opens = starts_line
+            && trimmed.first() == Some(&b'[')
+            && matches!(trimmed[1..].trim_ascii_start().first(), Some(b'{' | b'"'));
         if !opens && self.array.is_none() {
             return None;
         }
@@ -1208,7 +1248,8 @@ impl Records {
         let mut depth = JsonDepth::default();
         let mut cut = None;
         for (at, &byte) in bytes.iter().enumerate() {
-            let closes = byte == b'}' && !depth.in_string;
+            // An object's `}`, or the quote that ends a string.
+            let closes = if depth.in_string { byte == b'"' && !depth.escaped } else { byte == b'}' };
             depth.feed_byte(byte);
             if closes && depth.depth == level {
                 cut = Some(at + 1);
@@ -1552,10 +1593,39 @@ mod tests {
         let input = format!("[\n{{\"puzzle\":\"{p}\"\n{{\"puzzle\":\"{p}\"}},\n{{\"puzzle\":\"{p}\"}}\n]\n");
         assert_eq!(kinds(&input), [(1, 1, 'T'), (2, 1, 'U'), (3, 1, 'P'), (3, 1, 'T'), (4, 1, 'P'), (5, 1, 'T')]);
         // Stray closing brackets and other values are errors in their place.
-        let input = format!("[{{\"puzzle\":\"{p}\"}}}}, 3, \"x\", [1], {{\"puzzle\":\"{p}\"}}]\n");
+        let input = format!("[{{\"puzzle\":\"{p}\"}}}}, 3, true, [1], {{\"puzzle\":\"{p}\"}}]\n");
         let expected = [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U')];
         assert_eq!(kinds(&input)[..7], expected);
         assert_eq!(kinds(&input)[7..], [(1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T')]);
+        // An array of strings: each string's text is a puzzle, between quotes
+        // that pass through; also on a line too long to read whole.
+        let strings = [
+            format!("[\"{p}\", \"{p}\"]"),
+            format!("[\n  \"{p}\",\n  \"{p}\"\n]"),
+            format!("[{}]", vec![format!("\"{p}\""); 2 * MAX_LINE / p.len()].join(",")),
+        ];
+        for input in strings {
+            let records = records(&input, Mode::Auto);
+            let mut rebuilt = String::new();
+            for record in &records {
+                match record {
+                    Record::Puzzle { text, piece, .. } => {
+                        assert!(piece.quoted && piece.element && *text == p, "{input}");
+                        rebuilt.push_str(text);
+                    }
+                    Record::Text { text, piece, .. } => {
+                        assert!(!piece.element);
+                        rebuilt.push_str(text);
+                    }
+                    Record::Unreadable { reason, .. } => panic!("{input}: {reason}"),
+                }
+                if !record.piece().joined {
+                    rebuilt.push('\n');
+                }
+            }
+            assert!(rebuilt.trim_end() == input, "{input} came back as {rebuilt}");
+            assert_eq!(records.iter().filter(|r| r.piece().quoted).count(), input.matches(&p).count());
+        }
         // An object longer than a line may be is no line of an array: the
         // line is reported, and the lines after it read.
         let long = format!("{{\"puzzle\":\"{p}\",\"note\":\"{}\"}}", "x".repeat(MAX_LINE));
