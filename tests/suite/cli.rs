@@ -770,6 +770,10 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     let o = common::run(&["rate", "-q", "-"], &one_line);
     assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
     assert!(stdout(&o).lines().skip(1).all(|row| row.split(',').count() == 8), "{}", stdout(&o));
+    let o =
+        common::run(&["solve", "-q", "--format", "line", "-"], format!("[\n{}]\n", compact.replace("}\n{", "},\n{")));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert!(stdout(&o).lines().all(|l| l.parse::<lazydoku::Board>().is_ok_and(|b| b.is_complete())), "{}", stdout(&o));
     let o = common::run(&["solve", "-q", "--format", "json", "-"], &one_line);
     assert_eq!(stdout(&o).lines().filter(|l| l.contains("\"status\":\"solved\"")).count(), 2, "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));

@@ -141,10 +141,10 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
         Record::Text { text, .. } => {
             // JSON output is objects only, and CSV rows only: comments and
             // blank lines stay out. Answers that do not keep the puzzles'
-            // layout stand a line each, without the brackets and commas of
-            // an array on one line.
+            // layout stand a line each, without an array's brackets and
+            // commas.
             let rows = matches!(settings.task, Task::Answer(Question::Rate));
-            let own_line = keeps_layout(settings) || !record.piece().shares_line();
+            let own_line = keeps_layout(settings) || !record.piece().in_array;
             let out = (settings.format != Some(Format::Json) && !rows && own_line).then(|| (*text).to_owned());
             return Err(Outcome { out, status: None, problem: None, key: None, joined: false });
         }
@@ -224,7 +224,7 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
     outcome.joined = joined(settings, record);
     if let (Record::Puzzle { text, piece, .. }, Some(out)) = (record, &mut outcome.out) {
         let blanks = &text[..text.len() - text.trim_start().len()];
-        if piece.element && keeps_layout(settings) && !out.starts_with(blanks) {
+        if piece.in_array && keeps_layout(settings) && !out.starts_with(blanks) {
             out.insert_str(0, blanks);
         }
         // Between a string's quotes, an error's text stays a JSON string.
@@ -496,7 +496,7 @@ pub fn stream_all(
     // An object of an array, in its own format: its solutions are objects
     // of the array too, apart by commas, a line each unless the object
     // shares its line.
-    let element = keeps_layout(settings) && piece.element;
+    let element = keeps_layout(settings) && piece.in_array;
     let between = |text: &str| match () {
         () if element && piece.quoted => "\",\"",
         () if element && piece.offset == 0 => ",\n",

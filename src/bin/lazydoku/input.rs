@@ -252,8 +252,8 @@ pub enum Record<T = String> {
 
 /// Where a record stands on its lines: most stand on whole lines of their
 /// own; the pieces of a JSON array of puzzles share them, as the array is
-/// cut at its objects, so that each object is a puzzle and the brackets
-/// and commas around them pass through.
+/// cut at its values, so that each object (or string's text) is a puzzle
+/// and the brackets, commas and quotes around them pass through.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Piece {
     /// The characters before the record's text on its first line.
@@ -261,9 +261,11 @@ pub struct Piece {
     /// Whether the next record goes on with this one's last line: its
     /// answer ends with no line break.
     pub joined: bool,
-    /// Whether the record is an object of an array, whose several answers
-    /// (`all`) go apart by commas.
-    pub element: bool,
+    /// Whether the record belongs to an array of puzzles: a value (an
+    /// object, or a string's text), whose several answers (`all`) go apart
+    /// by commas; or the brackets, commas and quotes around values, which
+    /// only the puzzles' own format writes.
+    pub in_array: bool,
     /// Whether the record is the text of a string of an array, between its
     /// quotes, which stay on either side of the answer.
     pub quoted: bool,
@@ -271,13 +273,7 @@ pub struct Piece {
 
 impl Piece {
     /// A record of whole lines.
-    pub const WHOLE: Piece = Piece { offset: 0, joined: false, element: false, quoted: false };
-
-    /// Whether the record shares a line with another: a piece of an array
-    /// on one line, and not the whole line.
-    pub fn shares_line(self) -> bool {
-        self.offset > 0 || self.joined
-    }
+    pub const WHOLE: Piece = Piece { offset: 0, joined: false, in_array: false, quoted: false };
 }
 
 impl<T> Record<T> {
@@ -389,8 +385,8 @@ pub enum Mode {
 enum Line {
     Text(String),
     /// A part of a line of an array too long to read whole, cut after one
-    /// of its objects: the characters before it on the line, and whether
-    /// the line goes on after it.
+    /// of its values: the characters before it on the line, and whether the
+    /// line goes on after it.
     Part {
         text: String,
         offset: usize,
@@ -481,7 +477,7 @@ impl Pieces {
     /// through (brackets, commas and blanks).
     fn text_to(&mut self, to: usize) {
         if self.start < to {
-            let piece = Piece { offset: self.offset(self.start), joined: true, ..Piece::WHOLE };
+            let piece = Piece { offset: self.offset(self.start), joined: true, in_array: true, quoted: false };
             let text = self.line[self.start..to].to_owned();
             self.records.push(Record::Text { line: self.number, text, piece });
         }
@@ -508,7 +504,7 @@ impl Pieces {
             return;
         }
         self.text_to(at + 1);
-        let piece = Piece { offset: self.offset(at + 1), joined: true, element: true, quoted: true };
+        let piece = Piece { offset: self.offset(at + 1), joined: true, in_array: true, quoted: true };
         let text = self.line[at + 1..end - 1].to_owned();
         self.records.push(Record::Puzzle { line: self.number, lines: 1, text, piece });
         self.start = end - 1;
@@ -893,14 +889,15 @@ impl Records {
 
     /// Cuts line `number` of a JSON array of puzzles into records, into
     /// [`Records::ready`]: each object a puzzle, with the blanks before it
-    /// (and the lines after this one that it goes on over), and the
-    /// brackets and commas between them text to pass through, each piece
-    /// joined to the next on the line. `opening`: the line opens the array
+    /// (and the lines after this one that it goes on over), each string's
+    /// text a puzzle, and the brackets, commas and quotes between them text
+    /// to pass through, each piece joined to the next on the line. `opening`: the line opens the array
     /// at its first `[`. `part`: the characters before the text on its
     /// line, and whether the line goes on after it (a line too long to read
     /// whole is read in parts). What JSON does not allow there (a missing
-    /// or a doubled comma, a value that is not an object, text after the
-    /// `]`) is an error in its place, and the objects around it are read.
+    /// or a doubled comma, a value that is neither an object nor a string,
+    /// text after the `]`) is an error in its place, and the values around
+    /// it are read.
     fn array_line(&mut self, number: usize, text: String, opening: bool, part: (usize, bool)) -> io::Result<()> {
         let (base, continues) = part;
         let mut cut = Pieces { records: Vec::new(), number, line: text, base, continues, start: 0, counted: (0, 0) };
@@ -1009,7 +1006,7 @@ impl Records {
                     (cut.base, cut.continues, cut.counted) = (0, false, (0, 0));
                     text
                 };
-                let piece = Piece { offset, joined: true, element: true, quoted: false };
+                let piece = Piece { offset, joined: true, in_array: true, quoted: false };
                 cut.records.push(Record::Puzzle { line: number, lines: lines.len() + 1, text, piece });
                 (cut.number, cut.line, cut.start) = (last_number, last, end);
                 Ok(true)
@@ -1573,7 +1570,7 @@ mod tests {
                 };
                 let first = text.lines().next().unwrap_or("");
                 assert!(lines[line - 1].chars().skip(piece.offset).collect::<String>().starts_with(first), "{input}");
-                if piece.element {
+                if piece.in_array && matches!(record, Record::Puzzle { .. }) {
                     let board = text.parse::<lazydoku::Board>().map(|b| b.as_str().len());
                     assert_eq!(board, Ok(81), "{input}: {text}");
                 }
@@ -1583,7 +1580,8 @@ mod tests {
                 }
             }
             assert!(rebuilt.trim_end() == input, "{input} came back as {rebuilt}");
-            let objects = records.iter().filter(|r| r.piece().element).count();
+            let objects =
+                records.iter().filter(|r| matches!(r, Record::Puzzle { piece, .. } if piece.in_array)).count();
             assert_eq!(objects, input.matches("\"puzzle\"").count(), "{input}");
         }
         // An object that never closes takes the rest of its line with it.
@@ -1610,11 +1608,11 @@ mod tests {
             for record in &records {
                 match record {
                     Record::Puzzle { text, piece, .. } => {
-                        assert!(piece.quoted && piece.element && *text == p, "{input}");
+                        assert!(piece.quoted && piece.in_array && *text == p, "{input}");
                         rebuilt.push_str(text);
                     }
                     Record::Text { text, piece, .. } => {
-                        assert!(!piece.element);
+                        assert!(piece.in_array && !piece.quoted);
                         rebuilt.push_str(text);
                     }
                     Record::Unreadable { reason, .. } => panic!("{input}: {reason}"),
