@@ -791,8 +791,18 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     assert!(stderr(&o).contains(&format!("-:1:{comma}: a comma with no object before it")), "{}", stderr(&o));
     assert!(stderr(&o).contains("2 found, 0 without solution, 2 invalid"), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with(&format!("[{{\"puzzle\":\"{solution}\"}}, invalid: no rule is named")), "{out}");
-    assert!(out.contains(",invalid: a comma with no object before it in the JSON array {"), "{out}");
+    // An object's error stands in its place as a JSON string; the comma's
+    // error, which stands for no value, is left bare.
+    assert!(out.starts_with(&format!("[{{\"puzzle\":\"{solution}\"}}, \"invalid: no rule is named 'queen'")), "{out}");
+    assert!(out.contains("non-consecutive\",invalid: a comma with no object before it in the JSON array {"), "{out}");
+    // Without that comma, the answers are a JSON array: strings for words
+    // and errors, numbers for counts.
+    let input = input.replace(",,", ",");
+    let o = common::run(&["check", "-q", "-"], &input);
+    assert_eq!(
+        stdout(&o),
+        "[\"unique\", \"invalid: no rule is named 'queen': the names are diagonals, windoku, anti-knight, anti-king, non-consecutive\", \"unique\"]\n"
+    );
     assert!(out.ends_with(&format!("array {{\"puzzle\":\"{solution}\"}}]\n")), "{out}");
     // An array that never closes is reported once the input ends.
     let o = common::run(&["solve", "-"], format!("[{{\"puzzle\":\"{given}\"}},\n"));

@@ -227,10 +227,20 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
         if piece.in_array && keeps_layout(settings) && !out.starts_with(blanks) {
             out.insert_str(0, blanks);
         }
-        // Between a string's quotes, an error's text stays a JSON string.
-        if piece.quoted && keeps_layout(settings) {
-            let quoted = quote_str(out);
-            quoted[1..quoted.len() - 1].clone_into(out);
+        // Between a string's quotes, an error's text stays a JSON string;
+        // in place of an object, a word or an error becomes one, so that
+        // the answers make a JSON array (objects and counts are values as
+        // they are). Blank lines that pad it to its object's lines stay.
+        if piece.in_array && keeps_layout(settings) {
+            let text = out.trim_start();
+            let is_value = text.starts_with('{') || text.starts_with(|c: char| c.is_ascii_digit());
+            if piece.quoted || !is_value {
+                let blanks = out.len() - text.len();
+                let end = out[blanks..].find('\n').map_or(out.len(), |at| blanks + at);
+                let quoted = quote_str(&out[blanks..end]);
+                let quoted = if piece.quoted { &quoted[1..quoted.len() - 1] } else { &quoted[..] };
+                out.replace_range(blanks..end, quoted);
+            }
         }
     }
     outcome
