@@ -804,6 +804,11 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
         "[\"unique\", \"invalid: no rule is named 'queen': the names are diagonals, windoku, anti-knight, anti-king, non-consecutive\", \"unique\"]\n"
     );
     assert!(out.ends_with(&format!("array {{\"puzzle\":\"{solution}\"}}]\n")), "{out}");
+    // So does a value that is neither an object nor a string.
+    let o = common::run(&["solve", "-q", "-"], format!("[{{\"puzzle\":\"{given}\"}}, 3, [true]]\n"));
+    let values = top_level_values(stdout(&o).trim_end());
+    assert_eq!(values.len(), 3, "{}", stdout(&o));
+    assert!(values[1..].iter().all(|v| v.starts_with("\"invalid: expected an object")), "{}", stdout(&o));
     // An array that never closes is reported once the input ends.
     let o = common::run(&["solve", "-"], format!("[{{\"puzzle\":\"{given}\"}},\n"));
     assert!(
@@ -816,8 +821,9 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     // an error's text escaped as a JSON string's.
     let input = format!("[\"{given}\", \"x\\\"y\", \"{given}\"]\n");
     let o = common::run(&["solve", "-"], &input);
-    let expected =
-        format!("[\"{solution}\", invalid: a puzzle in a JSON string is written without escapes, \"{solution}\"]\n");
+    let expected = format!(
+        "[\"{solution}\", \"invalid: a puzzle in a JSON string is written without escapes\", \"{solution}\"]\n"
+    );
     assert_eq!(stdout(&o), expected);
     assert!(stderr(&o).contains("-:1:87: a puzzle in a JSON string is written without escapes"), "{}", stderr(&o));
     let o = common::run(&["count", "-q", "-"], format!("[\n  \"{given}\",\n  \"1.\"\n]\n"));

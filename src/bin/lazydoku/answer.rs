@@ -222,7 +222,13 @@ fn joined(settings: &Settings, record: &Record<&str>) -> bool {
 /// them already; a count or an error does not).
 fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) -> Outcome {
     outcome.joined = joined(settings, record);
-    if let (Record::Puzzle { text, piece, .. }, Some(out)) = (record, &mut outcome.out) {
+    let (text, piece) = match record {
+        Record::Puzzle { text, piece, .. } => (*text, *piece),
+        // An error that stands for a value of an array.
+        Record::Unreadable { piece, .. } => ("", *piece),
+        Record::Text { .. } => return outcome,
+    };
+    if let Some(out) = &mut outcome.out {
         let blanks = &text[..text.len() - text.trim_start().len()];
         if piece.in_array && keeps_layout(settings) && !out.starts_with(blanks) {
             out.insert_str(0, blanks);

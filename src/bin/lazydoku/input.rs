@@ -499,7 +499,7 @@ impl Pieces {
             } else {
                 "the string is not closed where the array expects its comma or `]`"
             };
-            self.error_at(at, reason);
+            self.value_error_at(at, reason);
             self.start = end;
             return;
         }
@@ -512,7 +512,17 @@ impl Pieces {
 
     /// An error at byte `at`, in its place among the records.
     fn error_at(&mut self, at: usize, reason: &str) {
-        let piece = Piece { offset: self.offset(at), joined: true, ..Piece::WHOLE };
+        self.error(at, reason, false);
+    }
+
+    /// An error at byte `at` in place of a value of the array, which its
+    /// answer stands for as a value does.
+    fn value_error_at(&mut self, at: usize, reason: &str) {
+        self.error(at, reason, true);
+    }
+
+    fn error(&mut self, at: usize, reason: &str, in_array: bool) {
+        let piece = Piece { offset: self.offset(at), joined: true, in_array, quoted: false };
         let (line, column, reason) = (self.number, piece.offset + 1, reason.to_owned());
         self.records.push(Record::Unreadable { line, lines: 1, column, reason, piece });
     }
@@ -967,7 +977,7 @@ impl Records {
                     // Another value (a number, an array): an error in its
                     // place, up to the comma or `]` after it.
                     cut.text_to(pos);
-                    cut.error_at(pos, "expected an object, a comma or the `]` of the JSON array");
+                    cut.value_error_at(pos, "expected an object, a comma or the `]` of the JSON array");
                     // At least one byte: a stray `}` ends no value, and
                     // is the error itself.
                     let end = pos + value_end(&cut.line[pos..]).max(1);
@@ -1012,7 +1022,7 @@ impl Records {
                 Ok(true)
             }
             Err(reason) => {
-                let piece = Piece { offset, ..Piece::WHOLE };
+                let piece = Piece { offset, in_array: true, ..Piece::WHOLE };
                 cut.records.push(Record::Unreadable { line: number, lines: 1, column, reason, piece });
                 // The rest of the line went with the object.
                 (cut.start, cut.continues) = (0, false);
