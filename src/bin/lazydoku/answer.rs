@@ -217,9 +217,13 @@ fn joined(settings: &Settings, record: &Record<&str>) -> bool {
 }
 
 /// `outcome` put in its record's place: joined to the next as the record
-/// is, and, for an object of an array in its own format, after the blanks
-/// that stood before the object (a solution rendered in its layout has
-/// them already; a count or an error does not).
+/// is, and, for a value of an array in its own format, after the blanks
+/// that stood before it (a solution rendered in its layout has them
+/// already; a count or an error does not). Between a string's quotes, the
+/// answer's text is escaped as a JSON string's; in place of an object, a
+/// word or an error becomes a JSON string, so that the answers make a JSON
+/// array (objects and counts are values as they are). Blank lines that pad
+/// an answer to its object's lines stay outside the string.
 fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) -> Outcome {
     outcome.joined = joined(settings, record);
     let (text, piece) = match record {
@@ -228,26 +232,21 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
         Record::Unreadable { piece, .. } => ("", *piece),
         Record::Text { .. } => return outcome,
     };
-    if let Some(out) = &mut outcome.out {
-        let blanks = &text[..text.len() - text.trim_start().len()];
-        if piece.in_array && keeps_layout(settings) && !out.starts_with(blanks) {
-            out.insert_str(0, blanks);
-        }
-        // Between a string's quotes, an error's text stays a JSON string;
-        // in place of an object, a word or an error becomes one, so that
-        // the answers make a JSON array (objects and counts are values as
-        // they are). Blank lines that pad it to its object's lines stay.
-        if piece.in_array && keeps_layout(settings) {
-            let text = out.trim_start();
-            let is_value = text.starts_with('{') || text.starts_with(|c: char| c.is_ascii_digit());
-            if piece.quoted || !is_value {
-                let blanks = out.len() - text.len();
-                let end = out[blanks..].find('\n').map_or(out.len(), |at| blanks + at);
-                let quoted = quote_str(&out[blanks..end]);
-                let quoted = if piece.quoted { &quoted[1..quoted.len() - 1] } else { &quoted[..] };
-                out.replace_range(blanks..end, quoted);
-            }
-        }
+    let Some(out) = outcome.out.as_mut().filter(|_| piece.in_array && keeps_layout(settings)) else {
+        return outcome;
+    };
+    let blanks = &text[..text.len() - text.trim_start().len()];
+    if !out.starts_with(blanks) {
+        out.insert_str(0, blanks);
+    }
+    let answer = out.trim_start();
+    let is_value = answer.starts_with('{') || answer.starts_with(|c: char| c.is_ascii_digit());
+    if piece.quoted || !is_value {
+        let start = out.len() - answer.len();
+        let end = out[start..].find('\n').map_or(out.len(), |at| start + at);
+        let quoted = quote_str(&out[start..end]);
+        let quoted = if piece.quoted { &quoted[1..quoted.len() - 1] } else { &quoted[..] };
+        out.replace_range(start..end, quoted);
     }
     outcome
 }
