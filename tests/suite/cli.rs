@@ -788,13 +788,13 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     let queen = 1 + input.find("\"queen").unwrap();
     assert!(stderr(&o).contains(&format!("-:1:{queen}: no rule is named 'queen'")), "{}", stderr(&o));
     let comma = 2 + input.find(",,").unwrap();
-    assert!(stderr(&o).contains(&format!("-:1:{comma}: a comma with no object before it")), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("-:1:{comma}: a comma with no value before it")), "{}", stderr(&o));
     assert!(stderr(&o).contains("2 found, 0 without solution, 2 invalid"), "{}", stderr(&o));
     let out = stdout(&o);
     // An object's error stands in its place as a JSON string; the comma's
     // error, which stands for no value, is left bare.
     assert!(out.starts_with(&format!("[{{\"puzzle\":\"{solution}\"}}, \"invalid: no rule is named 'queen'")), "{out}");
-    assert!(out.contains("non-consecutive\",invalid: a comma with no object before it in the JSON array {"), "{out}");
+    assert!(out.contains("non-consecutive\",invalid: a comma with no value before it in the JSON array {"), "{out}");
     // Without that comma, the answers are a JSON array: strings for words
     // and errors, numbers for counts.
     let input = input.replace(",,", ",");

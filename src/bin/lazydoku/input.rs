@@ -926,7 +926,7 @@ impl Records {
                 b',' => {
                     if after != Some(After::Object) {
                         cut.text_to(pos);
-                        cut.error_at(pos, "a comma with no object before it in the JSON array");
+                        cut.error_at(pos, "a comma with no value before it in the JSON array");
                         cut.start = pos + 1;
                     }
                     self.set_after(After::Comma);
