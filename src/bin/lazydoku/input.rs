@@ -254,7 +254,7 @@ pub enum Record<T = String> {
 /// own; the pieces of a JSON array of puzzles share them, as the array is
 /// cut at its values, so that each object (or string's text) is a puzzle
 /// and the brackets, commas and quotes around them pass through.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Piece {
     /// The characters before the record's text on its first line.
     pub offset: usize,
@@ -948,11 +948,10 @@ impl Records {
                     break;
                 }
                 b'{' => {
+                    cut.text_to(at);
                     if after == Some(After::Object) {
-                        cut.text_to(at);
                         cut.error_at(pos, "a comma is missing before this object in the JSON array");
                     }
-                    cut.text_to(at);
                     // A broken object is an error in its place; the array
                     // goes on at the lines after its first, read again,
                     // with no word on the comma it may have lost.
