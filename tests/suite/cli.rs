@@ -826,9 +826,12 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     );
     assert_eq!(stdout(&o), expected);
     assert!(stderr(&o).contains("-:1:87: a puzzle in a JSON string is written without escapes"), "{}", stderr(&o));
+    // A count is a number where the string stood; an error stays a string.
     let o = common::run(&["count", "-q", "-"], format!("[\n  \"{given}\",\n  \"1.\"\n]\n"));
-    assert!(stdout(&o).starts_with("[\n  \"1\",\n  \"invalid: a one-line puzzle has 2 cells"), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("[\n  1,\n  \"invalid: a one-line puzzle has 2 cells"), "{}", stdout(&o));
     assert!(stdout(&o).ends_with("\"\n]\n"), "{}", stdout(&o));
+    let o = common::run(&["count", "--limit", "1000", "-q", "-"], format!("[\"{given}\",\"{}\"]\n", ".".repeat(16)));
+    assert_eq!(stdout(&o), "[1,288]\n");
 
     // `all` writes an object's solutions as objects of the array, apart by
     // commas, on one line or a line each as the object stood.
@@ -1300,6 +1303,28 @@ fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
     assert_ne!(lines[4], lines[0]);
     let out = run(&["canon", "--unique"], input);
     assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), [lines[0], lines[4]]);
+    // In a JSON array, a repeat goes with a comma beside it: the answers
+    // are still an array, laid out as the puzzles were.
+    let (a, b, c) = (&disguised[0], &disguised[1], HARD1);
+    let (easy_form, hard_form) = (lines[0], lines[4]);
+    let cases = [
+        (format!("[\"{a}\",\"{b}\",\"{c}\"]"), format!("[\"{easy_form}\",\"{hard_form}\"]")),
+        (format!("[\"{a}\",\"{c}\",\"{b}\"]"), format!("[\"{easy_form}\",\"{hard_form}\"]")),
+        (format!("[\"{c}\",\"{a}\",\"{c}\",\"{b}\",\"{c}\"]"), format!("[\"{hard_form}\",\"{easy_form}\"]")),
+        (format!("[{{\"puzzle\":\"{a}\"}},{{\"puzzle\":\"{b}\"}}]"), format!("[{{\"puzzle\":\"{easy_form}\"}}]")),
+        (
+            format!("[\n  {{\"puzzle\":\"{a}\"}},\n  {{\"puzzle\":\"{b}\"}},\n  {{\"puzzle\":\"{c}\"}}\n]"),
+            format!("[\n  {{\"puzzle\":\"{easy_form}\"}},\n  {{\"puzzle\":\"{hard_form}\"}}\n]"),
+        ),
+        (format!("[\n  \"{a}\",\n  \"{c}\",\n  \"{b}\"\n]"), format!("[\n  \"{easy_form}\",\n  \"{hard_form}\"\n]")),
+        // Every value a repeat of a puzzle before the array.
+        (format!("{a}\n[\n  \"{b}\",\n  \"{a}\"\n]"), format!("{easy_form}\n[\n]")),
+        (format!("{a}\n[\"{b}\"]"), format!("{easy_form}\n[]")),
+    ];
+    for (input, expected) in cases {
+        let out = run(&["canon", "--unique", "-q", "-"], format!("{input}\n"));
+        assert_eq!(stdout(&out), format!("{expected}\n"), "{input}");
+    }
     let out = run(&["canon", "--format", "json", EASY], "");
     assert!(stdout(&out).contains("\"automorphisms\":1}"), "{}", stdout(&out));
     // Jigsaw rules have no canonical form here: said, and the batch goes on.

@@ -219,11 +219,12 @@ fn joined(settings: &Settings, record: &Record<&str>) -> bool {
 /// `outcome` put in its record's place: joined to the next as the record
 /// is, and, for a value of an array in its own format, after the blanks
 /// that stood before it (a solution rendered in its layout has them
-/// already; a count or an error does not). Between a string's quotes, the
-/// answer's text is escaped as a JSON string's; in place of an object, a
-/// word or an error becomes a JSON string, so that the answers make a JSON
-/// array (objects and counts are values as they are). Blank lines that pad
-/// an answer to its object's lines stay outside the string.
+/// already; a count or an error does not). So that the answers make a
+/// JSON array, an answer that is not a value where it stands becomes a
+/// JSON string: in place of a string, anything but a count; in place of
+/// an object, a word or an error (solved objects and counts are values as
+/// they are). Blank lines that pad an answer to its object's lines stay
+/// outside the string.
 fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) -> Outcome {
     outcome.joined = joined(settings, record);
     let (text, piece) = match record {
@@ -240,13 +241,18 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
         out.insert_str(0, blanks);
     }
     let answer = out.trim_start();
-    let is_value = answer.starts_with('{') || answer.starts_with(|c: char| c.is_ascii_digit());
-    if piece.quoted || !is_value {
+    // A count is a number. Anything else in place of a string is a string;
+    // in place of an object, only a solved object is an object.
+    let is_value = if piece.quoted {
+        matches!(settings.task, Task::Answer(Question::Count(_))) && answer.starts_with(|c: char| c.is_ascii_digit())
+    } else {
+        answer.starts_with('{') || answer.starts_with(|c: char| c.is_ascii_digit())
+    };
+    if !is_value {
         let start = out.len() - answer.len();
         let end = out[start..].find('\n').map_or(out.len(), |at| start + at);
         let quoted = quote_str(&out[start..end]);
-        let quoted = if piece.quoted { &quoted[1..quoted.len() - 1] } else { &quoted[..] };
-        out.replace_range(start..end, quoted);
+        out.replace_range(start..end, &quoted);
     }
     outcome
 }
@@ -513,7 +519,6 @@ pub fn stream_all(
     // shares its line.
     let element = keeps_layout(settings) && piece.in_array;
     let between = |text: &str| match () {
-        () if element && piece.quoted => "\",\"",
         () if element && piece.offset == 0 => ",\n",
         () if element => ",",
         // Multi-line answers (grids, matrices) get a blank line between them.
@@ -539,6 +544,8 @@ pub fn stream_all(
             let fields: Vec<_> =
                 std::iter::once(("solution", quote(settings, &solution))).chain(rules.clone()).collect();
             json(origin, *line, "solution", &fields)
+        } else if element && piece.quoted {
+            quote_str(&render(settings, layout.as_ref(), &solution))
         } else {
             render(settings, layout.as_ref(), &solution)
         };

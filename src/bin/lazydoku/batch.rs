@@ -18,7 +18,7 @@ use rayon::prelude::*;
 use lazydoku::format::Parser;
 
 use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, stream_all};
-use crate::input::{Chunk, Mode, Records, Source};
+use crate::input::{Chunk, Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
 /// memory stays small.
@@ -43,6 +43,108 @@ const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Input this large (in bytes) gets a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 1 << 20;
+
+/// `canon --unique`: drops the puzzles whose canonical form was written
+/// before. In an array of puzzles, a dropped value takes a comma with it,
+/// so that the answers still make an array: the comma before it when a
+/// value of the array was written, else the one after it. What lies
+/// between two values waits until the second is known to be written.
+#[derive(Default)]
+struct Distinct {
+    /// The canonical forms written so far.
+    seen: std::collections::HashSet<String>,
+    /// The texts of the current array since its last value written.
+    held: Vec<Outcome>,
+    /// The source and line endings of the held texts.
+    source: usize,
+    crlf: bool,
+    /// Whether a value of the current array was written.
+    written: bool,
+    /// Whether a value was dropped before any was written, so that the
+    /// next comma goes too.
+    comma_owed: bool,
+}
+
+impl Distinct {
+    /// The outcomes of `records` to write now, in order: those of the
+    /// puzzles seen before have no output, and the texts held back from
+    /// before come first.
+    fn filter(&mut self, records: &Chunk, outcomes: Vec<Outcome>, source: usize, crlf: bool) -> Vec<Outcome> {
+        (self.source, self.crlf) = (source, crlf);
+        let mut kept = Vec::with_capacity(outcomes.len() + self.held.len());
+        for (record, mut outcome) in records.range(0, records.len()).zip(outcomes) {
+            let duplicate = outcome.key.take().is_some_and(|key| !self.seen.insert(key));
+            if duplicate {
+                outcome.out = None;
+            }
+            if !record.piece().in_array {
+                kept.append(&mut self.held);
+                (self.written, self.comma_owed) = (false, false);
+                kept.push(outcome);
+                continue;
+            }
+            match record {
+                Record::Text { text, .. } => {
+                    if self.comma_owed && take_comma(&mut outcome, |out| out.find(',')) {
+                        self.comma_owed = false;
+                        if outcome.out.as_deref() == Some("") {
+                            outcome.out = None;
+                        }
+                    }
+                    if text.contains(']') {
+                        // The array's end.
+                        kept.append(&mut self.held);
+                        kept.push(outcome);
+                        (self.written, self.comma_owed) = (false, false);
+                    } else if self.written {
+                        self.held.push(outcome);
+                    } else {
+                        kept.push(outcome);
+                    }
+                }
+                _ if duplicate => {
+                    // The blanks before a string on its line go with it.
+                    let blanks = if self.written { self.held.last_mut() } else { kept.last_mut() };
+                    if let Some(blanks) = blanks.filter(|o| o.status.is_none() && o.joined) {
+                        if blanks.out.as_deref().is_some_and(|t| !t.is_empty() && t.trim().is_empty()) {
+                            blanks.out = None;
+                        }
+                    }
+                    let before =
+                        self.held.iter_mut().rev().find(|held| held.out.as_deref().is_some_and(|t| t.contains(',')));
+                    match before {
+                        Some(text) if self.written => {
+                            take_comma(text, |out| out.rfind(','));
+                            if !outcome.joined {
+                                // The value ended its line: the line break stays.
+                                text.joined = false;
+                            } else if text.out.as_deref() == Some("") {
+                                text.out = None;
+                            }
+                        }
+                        _ => self.comma_owed = true,
+                    }
+                    kept.push(outcome);
+                }
+                _ => {
+                    kept.append(&mut self.held);
+                    kept.push(outcome);
+                    self.written = true;
+                }
+            }
+        }
+        kept
+    }
+}
+
+/// Takes the comma that `find` finds out of `outcome`'s text: whether
+/// there was one.
+fn take_comma(outcome: &mut Outcome, find: impl Fn(&str) -> Option<usize>) -> bool {
+    let Some(out) = outcome.out.as_mut() else { return false };
+    let Some(at) = find(out) else { return false };
+    out.remove(at);
+    true
+}
 
 /// How a batch went.
 #[derive(Debug, Default)]
@@ -195,8 +297,7 @@ impl Batch {
         let mut ordered = Ordered { next: 0, permits, to_write };
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
-        // `canon --unique`: the canonical forms written so far.
-        let mut seen = std::collections::HashSet::new();
+        let mut distinct = Distinct::default();
         let unique = matches!(self.settings.task, Task::Answer(Question::Canon { unique: true }));
         // Questions answered a block at a time (not `canon --unique`,
         // whose duplicates are dropped here, one record at a time).
@@ -253,22 +354,19 @@ impl Batch {
                                     .collect()
                             }),
                         };
-                        let mut outcomes = outcomes;
-                        if unique {
-                            for outcome in &mut outcomes {
-                                if let Some(key) = outcome.key.take() {
-                                    if !seen.insert(key) {
-                                        outcome.out = None;
-                                    }
-                                }
-                            }
-                        }
+                        let outcomes =
+                            if unique { distinct.filter(&records, outcomes, source, crlf) } else { outcomes };
                         ordered.send(Solved::Chunk { source, outcomes, bytes, crlf })
                     }
                 };
                 if !sent {
                     break; // The writer stopped: stdout was closed.
                 }
+            }
+            // Text of an array left open at the end of the input.
+            let held = std::mem::take(&mut distinct.held);
+            if !held.is_empty() {
+                ordered.send(Solved::Chunk { source: distinct.source, outcomes: held, bytes: 0, crlf: distinct.crlf });
             }
         });
         drop(ordered);

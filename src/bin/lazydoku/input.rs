@@ -266,8 +266,8 @@ pub struct Piece {
     /// by commas; or the brackets, commas and quotes around values, which
     /// only the puzzles' own format writes.
     pub in_array: bool,
-    /// Whether the record is the text of a string of an array, between its
-    /// quotes, which stay on either side of the answer.
+    /// Whether the record is the text of a string of an array, without its
+    /// quotes: the answer is a string too unless it is a count.
     pub quoted: bool,
 }
 
@@ -485,9 +485,10 @@ impl Pieces {
     }
 
     /// A string of an array, from its quote at byte `at` to byte `end`: its
-    /// text is a puzzle, between quotes that pass through with the text
-    /// around them. One that does not close on its line, or holds an escape
-    /// (which no puzzle needs), is an error in its place.
+    /// text is a puzzle, and its quotes are the answer's to write (a count
+    /// is a number, a solution a string). One that does not close on its
+    /// line, or holds an escape (which no puzzle needs), is an error in its
+    /// place.
     fn string_at(&mut self, at: usize, end: usize) {
         let string = self.line[at..end].trim_end();
         let end = at + string.len();
@@ -503,11 +504,11 @@ impl Pieces {
             self.start = end;
             return;
         }
-        self.text_to(at + 1);
+        self.text_to(at);
         let piece = Piece { offset: self.offset(at + 1), joined: true, in_array: true, quoted: true };
         let text = self.line[at + 1..end - 1].to_owned();
         self.records.push(Record::Puzzle { line: self.number, lines: 1, text, piece });
-        self.start = end - 1;
+        self.start = end;
     }
 
     /// An error at byte `at`, in its place among the records.
@@ -1604,8 +1605,8 @@ mod tests {
         let expected = [(1, 1, 'T'), (1, 1, 'P'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'U')];
         assert_eq!(kinds(&input)[..7], expected);
         assert_eq!(kinds(&input)[7..], [(1, 1, 'T'), (1, 1, 'U'), (1, 1, 'T'), (1, 1, 'P'), (1, 1, 'T')]);
-        // An array of strings: each string's text is a puzzle, between quotes
-        // that pass through; also on a line too long to read whole.
+        // An array of strings: each string's text is a puzzle, its quotes
+        // left to the answer; also on a line too long to read whole.
         let strings = [
             format!("[\"{p}\", \"{p}\"]"),
             format!("[\n  \"{p}\",\n  \"{p}\"\n]"),
@@ -1618,7 +1619,7 @@ mod tests {
                 match record {
                     Record::Puzzle { text, piece, .. } => {
                         assert!(piece.quoted && piece.in_array && *text == p, "{input}");
-                        rebuilt.push_str(text);
+                        rebuilt.extend(["\"", text.as_str(), "\""]);
                     }
                     Record::Text { text, piece, .. } => {
                         assert!(piece.in_array && !piece.quoted);
