@@ -71,6 +71,12 @@ fn one_line_in_one_line_out_including_bad_lines() {
         "lazydoku: -:5:81: 'x' is not a cell of a 9x9 board; use 1-9 for digits and '.', '0' or '_' for empty"
     );
     assert!(err[2].starts_with("lazydoku: 2 found, 1 without solution, 1 invalid; 4 puzzles in"), "{}", err[2]);
+    let out = run(&["solve", EASY], "");
+    assert!(
+        stderr(&out).starts_with("lazydoku: 1 found, 0 without solution, 0 invalid; 1 puzzle in"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -446,11 +446,12 @@ fn print_summary(summary: &Summary, start: Instant) {
     // Nothing to do if stderr is gone too.
     let _ = writeln!(
         io::stderr().lock(),
-        "lazydoku: {} found, {} without solution, {} invalid{stopped}; {} puzzles in {secs:.2} s ({rate:.0} puzzles/s)",
+        "lazydoku: {} found, {} without solution, {} invalid{stopped}; {} {} in {secs:.2} s ({rate:.0} puzzles/s)",
         summary.found,
         summary.no_solution,
         summary.invalid,
         summary.total(),
+        if summary.total() == 1 { "puzzle" } else { "puzzles" },
     );
 }
 
