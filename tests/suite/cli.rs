@@ -798,18 +798,19 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     assert!(stderr(&o).contains("2 found, 0 without solution, 2 invalid"), "{}", stderr(&o));
     let out = stdout(&o);
     // An object's error stands in its place as a JSON string; the comma's
-    // error, which stands for no value, is left bare.
+    // error, which stands for no value, is mended: the comma is left out.
     assert!(out.starts_with(&format!("[{{\"puzzle\":\"{solution}\"}}, \"invalid: no rule is named 'queen'")), "{out}");
-    assert!(out.contains("non-consecutive\",invalid: a comma with no value before it in the JSON array {"), "{out}");
-    // Without that comma, the answers are a JSON array: strings for words
-    // and errors, numbers for counts.
+    assert!(out.ends_with(&format!("non-consecutive\", {{\"puzzle\":\"{solution}\"}}]\n")), "{out}");
+    assert_eq!(top_level_values(out.trim_end()).len(), 3, "{out}");
+    // The answers are a JSON array: strings for words and errors, numbers
+    // for counts.
     let input = input.replace(",,", ",");
     let o = common::run(&["check", "-q", "-"], &input);
     assert_eq!(
         stdout(&o),
         "[\"unique\", \"invalid: no rule is named 'queen': the names are diagonals, windoku, anti-knight, anti-king, non-consecutive\", \"unique\"]\n"
     );
-    assert!(out.ends_with(&format!("array {{\"puzzle\":\"{solution}\"}}]\n")), "{out}");
+
     // So does a value that is neither an object nor a string.
     let o = common::run(&["solve", "-q", "-"], format!("[{{\"puzzle\":\"{given}\"}}, 3, [true]]\n"));
     let values = top_level_values(stdout(&o).trim_end());
@@ -856,6 +857,49 @@ fn json_arrays_on_one_line_are_read_object_by_object() {
     let o = common::run(&["all", "--limit", "2", "-q", "-"], format!("[\"{}\"]\n", ".".repeat(81)));
     assert_eq!(top_level_values(stdout(&o).trim_end()).len(), 2, "{}", stdout(&o));
     assert!(top_level_values(stdout(&o).trim_end()).iter().all(|v| v.len() == 83), "{}", stdout(&o));
+}
+
+#[test]
+fn json_errors_in_an_array_are_mended_in_the_answers() {
+    let given = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let solution = given.parse::<lazydoku::Board>().unwrap().solve().unwrap();
+    // Every comma that JSON does not allow is mended in the answers, so
+    // that they make an array, and still reported where it stands.
+    let object = format!("{{\"puzzle\":\"{given}\"}}");
+    let (solved, string) = (format!("{{\"puzzle\":\"{solution}\"}}"), format!("\"{given}\""));
+    let cases = [
+        (format!("[{object},{object},]"), format!("[{solved},{solved}]"), "ends right after a comma"),
+        (format!("[{object} {object}]"), format!("[{solved}, {solved}]"), "a comma is missing before this object"),
+        (
+            format!("[{string} {string}]"),
+            format!("[\"{solution}\", \"{solution}\"]"),
+            "a comma is missing before this string",
+        ),
+        (
+            format!("[{string},,{string}]"),
+            format!("[\"{solution}\",\"{solution}\"]"),
+            "a comma with no value before it",
+        ),
+        (format!("[{object}] {object}"), format!("[{solved}] "), "the JSON array has ended before this"),
+        (
+            format!("[{object}}}]"),
+            format!("[{solved},\"invalid: expected an object, a comma or the `]` of the JSON array\"]"),
+            "expected an object",
+        ),
+        // A comma on the line before the `]` stays: the error is a value
+        // after it.
+        (
+            format!("[\n  {object},\n]"),
+            format!("[\n  {solved},\n\"invalid: the JSON array ends right after a comma, which JSON does not allow\"]"),
+            "-:3:1: the JSON array ends right after a comma",
+        ),
+    ];
+    for (input, expected, error) in cases {
+        let o = common::run(&["solve", "-"], format!("{input}\n"));
+        assert_eq!(stdout(&o), format!("{expected}\n"), "{input}");
+        assert!(stderr(&o).contains(error), "{input}: {}", stderr(&o));
+        assert_eq!(o.status.code(), Some(1), "{input}");
+    }
 }
 
 /// The values of a JSON array written on one line, as text: cut at the
@@ -1326,6 +1370,9 @@ fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
         // Every value a repeat of a puzzle before the array.
         (format!("{a}\n[\n  \"{b}\",\n  \"{a}\"\n]"), format!("{easy_form}\n[\n]")),
         (format!("{a}\n[\"{b}\"]"), format!("{easy_form}\n[]")),
+        // Commas that JSON does not allow, mended around the repeats.
+        (format!("[\"{a}\",,\"{b}\",\"{c}\"]"), format!("[\"{easy_form}\",\"{hard_form}\"]")),
+        (format!("[\"{a}\" \"{b}\" \"{c}\",]"), format!("[\"{easy_form}\", \"{hard_form}\"]")),
     ];
     for (input, expected) in cases {
         let out = run(&["canon", "--unique", "-q", "-"], format!("{input}\n"));

@@ -205,7 +205,7 @@ fn has_inner_whitespace(text: &str) -> bool {
 /// place: the puzzles' own format, for the answers that stand where a
 /// puzzle stood (a board, a count, a word). CSV rows and logical steps
 /// stand a line each.
-fn keeps_layout(settings: &Settings) -> bool {
+pub fn keeps_layout(settings: &Settings) -> bool {
     settings.format.is_none()
         && !matches!(settings.task, Task::Answer(Question::Rate | Question::Hint | Question::Explain))
 }
@@ -230,7 +230,14 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
     let (text, piece) = match record {
         Record::Puzzle { text, piece, .. } => (*text, *piece),
         // An error that stands for a value of an array.
-        Record::Unreadable { piece, .. } => ("", *piece),
+        Record::Unreadable { piece, .. } if piece.in_array => ("", *piece),
+        // An error in an array's punctuation, mended.
+        Record::Unreadable { piece, .. } => {
+            if let Some(mend) = piece.mend.filter(|_| keeps_layout(settings)) {
+                outcome.out = Some(mend.to_owned());
+            }
+            return outcome;
+        }
         Record::Text { .. } => return outcome,
     };
     let Some(out) = outcome.out.as_mut().filter(|_| piece.in_array && keeps_layout(settings)) else {
@@ -253,6 +260,9 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
         let end = out[start..].find('\n').map_or(out.len(), |at| start + at);
         let quoted = quote_str(&out[start..end]);
         out.replace_range(start..end, &quoted);
+    }
+    if let Some(comma) = piece.mend {
+        out.insert_str(0, comma);
     }
     outcome
 }

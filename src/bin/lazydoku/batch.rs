@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 use lazydoku::format::Parser;
 
-use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, stream_all};
+use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, keeps_layout, stream_all};
 use crate::input::{Chunk, Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
@@ -55,14 +55,16 @@ struct Distinct {
     seen: std::collections::HashSet<String>,
     /// The texts of the current array since its last value written.
     held: Vec<Outcome>,
-    /// The source and line endings of the held texts.
-    source: usize,
-    crlf: bool,
+    /// The source of the held texts, and whether its lines end in CRLF.
+    origin: (usize, bool),
     /// Whether a value of the current array was written.
     written: bool,
     /// Whether a value was dropped before any was written, so that the
     /// next comma goes too.
     comma_owed: bool,
+    /// Whether the answers keep the puzzles' layout, arrays included;
+    /// otherwise they stand a line each, and only repeats are dropped.
+    in_layout: bool,
 }
 
 impl Distinct {
@@ -70,28 +72,37 @@ impl Distinct {
     /// puzzles seen before have no output, and the texts held back from
     /// before come first.
     fn filter(&mut self, records: &Chunk, outcomes: Vec<Outcome>, source: usize, crlf: bool) -> Vec<Outcome> {
-        (self.source, self.crlf) = (source, crlf);
+        self.origin = (source, crlf);
         let mut kept = Vec::with_capacity(outcomes.len() + self.held.len());
         for (record, mut outcome) in records.range(0, records.len()).zip(outcomes) {
             let duplicate = outcome.key.take().is_some_and(|key| !self.seen.insert(key));
             if duplicate {
                 outcome.out = None;
             }
-            if !record.piece().in_array {
+            let piece = record.piece();
+            // Punctuation of an array: its text, or an error in it, which
+            // the answer mends (a comma, or nothing).
+            let punctuation = match record {
+                Record::Text { text, .. } if piece.in_array => Some(text.contains(']')),
+                Record::Unreadable { .. } if !piece.in_array && piece.mend.is_some() => Some(false),
+                _ => None,
+            };
+            if !self.in_layout || (!piece.in_array && punctuation.is_none()) {
+                // Out of any array, or answers a line each.
                 kept.append(&mut self.held);
                 (self.written, self.comma_owed) = (false, false);
                 kept.push(outcome);
                 continue;
             }
-            match record {
-                Record::Text { text, .. } => {
+            match punctuation {
+                Some(ends) => {
                     if self.comma_owed && take_comma(&mut outcome, |out| out.find(',')) {
                         self.comma_owed = false;
                         if outcome.out.as_deref() == Some("") {
                             outcome.out = None;
                         }
                     }
-                    if text.contains(']') {
+                    if ends {
                         // The array's end.
                         kept.append(&mut self.held);
                         kept.push(outcome);
@@ -102,7 +113,7 @@ impl Distinct {
                         kept.push(outcome);
                     }
                 }
-                _ if duplicate => {
+                None if duplicate => {
                     // The blanks before a string on its line go with it.
                     let blanks = if self.written { self.held.last_mut() } else { kept.last_mut() };
                     if let Some(blanks) = blanks.filter(|o| o.status.is_none() && o.joined) {
@@ -126,7 +137,7 @@ impl Distinct {
                     }
                     kept.push(outcome);
                 }
-                _ => {
+                None => {
                     kept.append(&mut self.held);
                     kept.push(outcome);
                     self.written = true;
@@ -297,7 +308,7 @@ impl Batch {
         let mut ordered = Ordered { next: 0, permits, to_write };
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
-        let mut distinct = Distinct::default();
+        let mut distinct = Distinct { in_layout: keeps_layout(&self.settings), ..Distinct::default() };
         let unique = matches!(self.settings.task, Task::Answer(Question::Canon { unique: true }));
         // Questions answered a block at a time (not `canon --unique`,
         // whose duplicates are dropped here, one record at a time).
@@ -366,7 +377,8 @@ impl Batch {
             // Text of an array left open at the end of the input.
             let held = std::mem::take(&mut distinct.held);
             if !held.is_empty() {
-                ordered.send(Solved::Chunk { source: distinct.source, outcomes: held, bytes: 0, crlf: distinct.crlf });
+                let (source, crlf) = distinct.origin;
+                ordered.send(Solved::Chunk { source, outcomes: held, bytes: 0, crlf });
             }
         });
         drop(ordered);

@@ -269,11 +269,17 @@ pub struct Piece {
     /// Whether the record is the text of a string of an array, without its
     /// quotes: the answer is a string too unless it is a count.
     pub quoted: bool,
+    /// For an error in an array's JSON, what mends it in the puzzles' own
+    /// format, so that the answers still make an array: for an error that
+    /// stands for no value (a doubled or a missing comma), the text written
+    /// in place of the error; for one in place of a value, the comma
+    /// written before its string where the input had none.
+    pub mend: Option<&'static str>,
 }
 
 impl Piece {
     /// A record of whole lines.
-    pub const WHOLE: Piece = Piece { offset: 0, joined: false, in_array: false, quoted: false };
+    pub const WHOLE: Piece = Piece { offset: 0, joined: false, in_array: false, quoted: false, mend: None };
 }
 
 impl<T> Record<T> {
@@ -477,7 +483,7 @@ impl Pieces {
     /// through (brackets, commas and blanks).
     fn text_to(&mut self, to: usize) {
         if self.start < to {
-            let piece = Piece { offset: self.offset(self.start), joined: true, in_array: true, quoted: false };
+            let piece = Piece { offset: self.offset(self.start), joined: true, in_array: true, ..Piece::WHOLE };
             let text = self.line[self.start..to].to_owned();
             self.records.push(Record::Text { line: self.number, text, piece });
         }
@@ -500,32 +506,54 @@ impl Pieces {
             } else {
                 "the string is not closed where the array expects its comma or `]`"
             };
-            self.value_error_at(at, reason);
+            self.value_error_at(at, reason, None);
             self.start = end;
             return;
         }
         self.text_to(at);
-        let piece = Piece { offset: self.offset(at + 1), joined: true, in_array: true, quoted: true };
+        let piece = Piece { offset: self.offset(at + 1), joined: true, in_array: true, quoted: true, mend: None };
         let text = self.line[at + 1..end - 1].to_owned();
         self.records.push(Record::Puzzle { line: self.number, lines: 1, text, piece });
         self.start = end;
     }
 
-    /// An error at byte `at`, in its place among the records.
-    fn error_at(&mut self, at: usize, reason: &str) {
-        self.error(at, reason, false);
+    /// An error at byte `at` in the array's punctuation, in its place
+    /// among the records, answered by `mend` in the puzzles' own format.
+    fn error_at(&mut self, at: usize, reason: &str, mend: &'static str) {
+        let column = self.offset(at) + 1;
+        self.error(at, column, reason, false, Some(mend));
     }
 
     /// An error at byte `at` in place of a value of the array, which its
-    /// answer stands for as a value does.
-    fn value_error_at(&mut self, at: usize, reason: &str) {
-        self.error(at, reason, true);
+    /// answer stands for as a value does; `mend`, the comma before it
+    /// where there was none.
+    fn value_error_at(&mut self, at: usize, reason: &str, mend: Option<&'static str>) {
+        let column = self.offset(at) + 1;
+        self.error(at, column, reason, true, mend);
     }
 
-    fn error(&mut self, at: usize, reason: &str, in_array: bool) {
-        let piece = Piece { offset: self.offset(at), joined: true, in_array, quoted: false };
-        let (line, column, reason) = (self.number, piece.offset + 1, reason.to_owned());
+    fn error(&mut self, at: usize, column: usize, reason: &str, in_array: bool, mend: Option<&'static str>) {
+        let piece = Piece { offset: self.offset(at), joined: true, in_array, quoted: false, mend };
+        let (line, reason) = (self.number, reason.to_owned());
         self.records.push(Record::Unreadable { line, lines: 1, column, reason, piece });
+    }
+
+    /// The error of a `]` at byte `at` right after a comma. The comma, when
+    /// it is on this line, is the error's to mend: it is left out.
+    /// Otherwise the error stands for a value after it.
+    fn comma_before_end(&mut self, at: usize) {
+        let reason = "the JSON array ends right after a comma, which JSON does not allow";
+        let column = self.offset(at) + 1;
+        if let Some(comma) = self.line[self.start..at].rfind(',').map(|comma| self.start + comma) {
+            self.text_to(comma);
+            self.error(comma, column, reason, false, Some(""));
+            self.start = comma + 1;
+        } else {
+            // On a line before: its answer is a string of the array, a
+            // value after the comma.
+            self.text_to(at);
+            self.error(at, column, reason, true, None);
+        }
     }
 
     /// The records, with the rest of the line (brackets, commas, blanks or
@@ -927,7 +955,7 @@ impl Records {
                 b',' => {
                     if after != Some(After::Object) {
                         cut.text_to(pos);
-                        cut.error_at(pos, "a comma with no value before it in the JSON array");
+                        cut.error_at(pos, "a comma with no value before it in the JSON array", "");
                         cut.start = pos + 1;
                     }
                     self.set_after(After::Comma);
@@ -935,15 +963,14 @@ impl Records {
                 }
                 b']' => {
                     if after == Some(After::Comma) {
-                        cut.text_to(pos);
-                        cut.error_at(pos, "the JSON array ends right after a comma, which JSON does not allow");
+                        cut.comma_before_end(pos);
                     }
                     self.array = None;
                     let rest = cut.line[pos + 1..].trim_start();
                     if !rest.is_empty() && !rest.starts_with('#') {
                         let from = cut.line.len() - rest.len();
                         cut.text_to(from);
-                        cut.error_at(from, "the JSON array has ended before this on its line");
+                        cut.error_at(from, "the JSON array has ended before this on its line", "");
                         cut.start = cut.line.len();
                     }
                     break;
@@ -951,7 +978,7 @@ impl Records {
                 b'{' => {
                     cut.text_to(at);
                     if after == Some(After::Object) {
-                        cut.error_at(pos, "a comma is missing before this object in the JSON array");
+                        cut.error_at(pos, "a comma is missing before this object in the JSON array", ",");
                     }
                     // A broken object is an error in its place; the array
                     // goes on at the lines after its first, read again,
@@ -965,10 +992,13 @@ impl Records {
                 }
                 b'"' => {
                     if after == Some(After::Object) {
-                        cut.text_to(pos);
-                        cut.error_at(pos, "a comma is missing before this string in the JSON array");
+                        // Before the blanks, as for an object: the mending
+                        // comma goes right after the value before.
+                        cut.text_to(at);
+                        cut.error_at(pos, "a comma is missing before this string in the JSON array", ",");
                     }
-                    let end = pos + value_end(&cut.line[pos..]).max(1);
+                    let rest = &cut.line[pos..];
+                    let end = pos + string_end(rest).unwrap_or_else(|| value_end(rest).max(1));
                     cut.string_at(pos, end);
                     at = cut.start.max(end);
                     self.set_after(After::Object);
@@ -977,7 +1007,8 @@ impl Records {
                     // Another value (a number, an array): an error in its
                     // place, up to the comma or `]` after it.
                     cut.text_to(pos);
-                    cut.value_error_at(pos, "expected an object, a comma or the `]` of the JSON array");
+                    let comma = (after == Some(After::Object)).then_some(",");
+                    cut.value_error_at(pos, "expected an object, a comma or the `]` of the JSON array", comma);
                     // At least one byte: a stray `}` ends no value, and
                     // is the error itself.
                     let end = pos + value_end(&cut.line[pos..]).max(1);
@@ -1016,7 +1047,7 @@ impl Records {
                     (cut.base, cut.continues, cut.counted) = (0, false, (0, 0));
                     text
                 };
-                let piece = Piece { offset, joined: true, in_array: true, quoted: false };
+                let piece = Piece { offset, joined: true, in_array: true, ..Piece::WHOLE };
                 cut.records.push(Record::Puzzle { line: number, lines: lines.len() + 1, text, piece });
                 (cut.number, cut.line, cut.start) = (last_number, last, end);
                 Ok(true)
@@ -1363,6 +1394,18 @@ fn value_end(text: &str) -> usize {
             ends
         })
         .unwrap_or(text.len())
+}
+
+/// The length of the JSON string that `text` starts with, up to its
+/// closing quote, or `None` when it does not close on the line.
+fn string_end(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    // Bytes, as in `value_end`.
+    text.bytes().enumerate().skip(1).find_map(|(at, byte)| {
+        let closes = byte == b'"' && !escaped;
+        escaped = byte == b'\\' && !escaped;
+        closes.then_some(at + 1)
+    })
 }
 
 /// A line of `-`, `=`, `+` and `|` only, with at least one dash.
