@@ -894,6 +894,12 @@ fn json_errors_in_an_array_are_mended_in_the_answers() {
             "-:3:1: the JSON array ends right after a comma",
         ),
     ];
+    // Empty arrays, however laid out, are empty arrays.
+    for empty in ["[]", "[ ]", "[\n]", "[\n  ]"] {
+        let o = common::run(&["solve", "-q", "-"], format!("{empty}\n"));
+        assert_eq!(stdout(&o), format!("{empty}\n"));
+        assert_eq!(o.status.code(), Some(0), "{empty}");
+    }
     for (input, expected, error) in cases {
         let o = common::run(&["solve", "-"], format!("{input}\n"));
         assert_eq!(stdout(&o), format!("{expected}\n"), "{input}");

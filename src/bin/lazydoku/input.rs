@@ -710,9 +710,15 @@ impl Records {
                 }
                 (Kind::Matrix, None) => {
                     // A line of `[` alone opens a matrix or an array of
-                    // objects, as the next line tells; `[]` is an empty array.
+                    // objects, as the next line tells; `[]` is an empty
+                    // array, blanks or not between its brackets.
                     let trimmed = text.trim();
-                    if trimmed != "[]" && !(trimmed == "[" && self.objects_follow(number)?) {
+                    let empty = trimmed
+                        .strip_prefix('[')
+                        .and_then(|t| t.strip_suffix(']'))
+                        .is_some_and(|t| t.trim().is_empty());
+                    let array = empty || (trimmed == "[" && self.objects_follow(number)?);
+                    if !array {
                         return self.matrix(number, text).map(Some);
                     }
                     if let Some(record) = self.array_record(number, text, true, (0, false))? {
@@ -742,7 +748,8 @@ impl Records {
     }
 
     /// Whether the line after a `[` alone on line `number` starts with an
-    /// object, which makes the `[` an array's; the line is put back.
+    /// object or a string, or closes the array, which makes the `[` an
+    /// array's rather than a matrix's; the line is put back.
     fn objects_follow(&mut self, number: usize) -> io::Result<bool> {
         // Inside the array while the next line is read, so that a line of
         // objects too long to read whole is read in parts.
@@ -750,7 +757,7 @@ impl Records {
         let next = self.next_line()?;
         self.array = None;
         let objects = matches!(&next, Some((_, Line::Text(t) | Line::Part { text: t, .. }))
-            if t.trim_start().starts_with(['{', '"']));
+            if t.trim_start().starts_with(['{', '"', ']']));
         // Back where it came from: first of the lines put back.
         if let Some(next) = next {
             self.pending.push_front(next);
@@ -1605,6 +1612,8 @@ mod tests {
             format!("[{over_lines},\n{object}]"),
             format!("[ {object}]\n{p}\n[{object}]"),
             "[]".to_owned(),
+            "[ ]".to_owned(),
+            "[\n]".to_owned(),
             // Lines too long to read whole, read in parts: one that opens
             // the array, and one after a `[` alone.
             format!("[{}]", vec![object.as_str(); 2 * MAX_LINE / object.len()].join(", ")),
