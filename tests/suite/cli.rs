@@ -894,6 +894,10 @@ fn json_errors_in_an_array_are_mended_in_the_answers() {
             "-:3:1: the JSON array ends right after a comma",
         ),
     ];
+    // An array cut short at the end of the input gets its `]`.
+    let o = common::run(&["solve", "-"], format!("[{object}, {string}\n"));
+    assert_eq!(stdout(&o), format!("[{solved}, \"{solution}\"\n]\n"));
+    assert!(stderr(&o).contains("-:1:1: the JSON array opened here is not closed"), "{}", stderr(&o));
     // Empty arrays, however laid out, are empty arrays.
     for empty in ["[]", "[ ]", "[\n]", "[\n  ]"] {
         let o = common::run(&["solve", "-q", "-"], format!("{empty}\n"));

@@ -84,7 +84,9 @@ impl Distinct {
             // the answer mends (a comma, or nothing).
             let punctuation = match record {
                 Record::Text { text, .. } if piece.in_array => Some(text.contains(']')),
-                Record::Unreadable { .. } if !piece.in_array && piece.mend.is_some() => Some(false),
+                Record::Unreadable { .. } if !piece.in_array && piece.mend.is_some() => {
+                    Some(piece.mend.is_some_and(|mend| mend.contains(']')))
+                }
                 _ => None,
             };
             if !self.in_layout || (!piece.in_array && punctuation.is_none()) {

@@ -271,9 +271,10 @@ pub struct Piece {
     pub quoted: bool,
     /// For an error in an array's JSON, what mends it in the puzzles' own
     /// format, so that the answers still make an array: for an error that
-    /// stands for no value (a doubled or a missing comma), the text written
-    /// in place of the error; for one in place of a value, the comma
-    /// written before its string where the input had none.
+    /// stands for no value (a doubled or a missing comma, a missing `]`),
+    /// the text written in place of the error; for one in place of a
+    /// value, the comma written before its string where the input had
+    /// none.
     pub mend: Option<&'static str>,
 }
 
@@ -739,11 +740,13 @@ impl Records {
         }
     }
 
-    /// At the end of the input, an array still open is an error at its `[`.
+    /// At the end of the input, an array still open is an error at its `[`,
+    /// mended by the `]` (unless a comma came last, which it would not mend).
     fn array_unclosed(&mut self) {
-        if let Some(Array { line, column, .. }) = self.array.take() {
+        if let Some(Array { line, column, after }) = self.array.take() {
             let reason = "the JSON array opened here is not closed before the input ends".to_owned();
-            self.ready.push_back(Record::Unreadable { line, lines: 1, column, reason, piece: Piece::WHOLE });
+            let piece = Piece { mend: (after != After::Comma).then_some("]"), ..Piece::WHOLE };
+            self.ready.push_back(Record::Unreadable { line, lines: 1, column, reason, piece });
         }
     }
 
