@@ -1380,6 +1380,15 @@ fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
         // Every value a repeat of a puzzle before the array.
         (format!("{a}\n[\n  \"{b}\",\n  \"{a}\"\n]"), format!("{easy_form}\n[\n]")),
         (format!("{a}\n[\"{b}\"]"), format!("{easy_form}\n[]")),
+        // Blank lines inside the array, more than are held back at once.
+        (
+            format!("[\n  \"{a}\",{}\n  \"{b}\"\n]", "\n".repeat(1100)),
+            format!("[\n  \"{easy_form}\"{}\n]", "\n".repeat(1100)),
+        ),
+        (
+            format!("[\n  \"{a}\",{}\n  \"{c}\"\n]", "\n".repeat(1100)),
+            format!("[\n  \"{easy_form}\"{}\n  ,\"{hard_form}\"\n]", "\n".repeat(1100)),
+        ),
         // Commas that JSON does not allow, mended around the repeats.
         (format!("[\"{a}\",,\"{b}\",\"{c}\"]"), format!("[\"{easy_form}\",\"{hard_form}\"]")),
         (format!("[\"{a}\" \"{b}\" \"{c}\",]"), format!("[\"{easy_form}\", \"{hard_form}\"]")),

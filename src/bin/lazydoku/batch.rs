@@ -44,6 +44,9 @@ const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 /// Input this large (in bytes) gets a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 1 << 20;
 
+/// The most texts [`Distinct`] holds between two values of an array.
+const HELD_TEXTS: usize = 1024;
+
 /// `canon --unique`: drops the puzzles whose canonical form was written
 /// before. In an array of puzzles, a dropped value takes a comma with it,
 /// so that the answers still make an array: the comma before it when a
@@ -59,12 +62,25 @@ struct Distinct {
     origin: (usize, bool),
     /// Whether a value of the current array was written.
     written: bool,
-    /// Whether a value was dropped before any was written, so that the
-    /// next comma goes too.
-    comma_owed: bool,
+    /// A comma taken from or owed to the texts.
+    comma: Comma,
     /// Whether the answers keep the puzzles' layout, arrays included;
     /// otherwise they stand a line each, and only repeats are dropped.
     in_layout: bool,
+}
+
+/// A comma that [`Distinct`] has yet to settle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Comma {
+    #[default]
+    Settled,
+    /// A value was dropped before any was written: the next comma goes
+    /// with it.
+    Owed,
+    /// The comma after the last value written, taken out of texts that
+    /// went out past [`HELD_TEXTS`]: written before the next value written,
+    /// or dropped with the next value dropped.
+    Withheld,
 }
 
 impl Distinct {
@@ -92,14 +108,14 @@ impl Distinct {
             if !self.in_layout || (!piece.in_array && punctuation.is_none()) {
                 // Out of any array, or answers a line each.
                 kept.append(&mut self.held);
-                (self.written, self.comma_owed) = (false, false);
+                (self.written, self.comma) = (false, Comma::Settled);
                 kept.push(outcome);
                 continue;
             }
             match punctuation {
                 Some(ends) => {
-                    if self.comma_owed && take_comma(&mut outcome, |out| out.find(',')) {
-                        self.comma_owed = false;
+                    if self.comma == Comma::Owed && take_comma(&mut outcome, |out| out.find(',')) {
+                        self.comma = Comma::Settled;
                         if outcome.out.as_deref() == Some("") {
                             outcome.out = None;
                         }
@@ -108,10 +124,17 @@ impl Distinct {
                         // The array's end.
                         kept.append(&mut self.held);
                         kept.push(outcome);
-                        (self.written, self.comma_owed) = (false, false);
-                    } else if self.written {
+                        (self.written, self.comma) = (false, Comma::Settled);
+                    } else if self.written && self.held.len() < HELD_TEXTS {
                         self.held.push(outcome);
                     } else {
+                        // Memory stays flat: past the bound, what is held
+                        // goes out, but for its comma.
+                        if let Some(text) = self.held.iter_mut().rev().find(|held| has_comma(held)) {
+                            take_comma(text, |out| out.rfind(','));
+                            self.comma = Comma::Withheld;
+                        }
+                        kept.append(&mut self.held);
                         kept.push(outcome);
                     }
                 }
@@ -123,8 +146,7 @@ impl Distinct {
                             blanks.out = None;
                         }
                     }
-                    let before =
-                        self.held.iter_mut().rev().find(|held| held.out.as_deref().is_some_and(|t| t.contains(',')));
+                    let before = self.held.iter_mut().rev().find(|held| has_comma(held));
                     match before {
                         Some(text) if self.written => {
                             take_comma(text, |out| out.rfind(','));
@@ -135,12 +157,19 @@ impl Distinct {
                                 text.out = None;
                             }
                         }
-                        _ => self.comma_owed = true,
+                        _ if self.comma == Comma::Withheld => self.comma = Comma::Settled,
+                        _ => self.comma = Comma::Owed,
                     }
                     kept.push(outcome);
                 }
                 None => {
                     kept.append(&mut self.held);
+                    if self.comma == Comma::Withheld {
+                        if let Some(out) = outcome.out.as_mut() {
+                            out.insert(0, ',');
+                        }
+                        self.comma = Comma::Settled;
+                    }
                     kept.push(outcome);
                     self.written = true;
                 }
@@ -148,6 +177,11 @@ impl Distinct {
         }
         kept
     }
+}
+
+/// Whether `outcome`'s text holds a comma.
+fn has_comma(outcome: &Outcome) -> bool {
+    outcome.out.as_deref().is_some_and(|text| text.contains(','))
 }
 
 /// Takes the comma that `find` finds out of `outcome`'s text: whether

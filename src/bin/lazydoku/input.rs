@@ -687,7 +687,7 @@ impl Records {
                         piece: Piece::WHOLE,
                     }));
                 }
-                (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text, piece: Piece::WHOLE })),
+                (Kind::Pass, None) => return Ok(Some(Record::Text { line: number, text, piece: self.passed() })),
                 (Kind::Separator | Kind::Row(_), Some(g)) if g.lines.len() < MAX_PUZZLE_LINES => {
                     if let Kind::Row(width) = kind {
                         if g.rows == 0 {
@@ -738,6 +738,12 @@ impl Records {
                 }
             }
         }
+    }
+
+    /// Where a line passed through stands: a blank line inside an array is
+    /// the array's, as its commas are.
+    fn passed(&self) -> Piece {
+        Piece { in_array: self.array.is_some(), ..Piece::WHOLE }
     }
 
     /// At the end of the input, an array still open is an error at its `[`,
