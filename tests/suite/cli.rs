@@ -899,7 +899,7 @@ fn json_errors_in_an_array_are_mended_in_the_answers() {
     assert_eq!(stdout(&o), format!("[{solved}, \"{solution}\"\n]\n"));
     assert!(stderr(&o).contains("-:1:1: the JSON array opened here is not closed"), "{}", stderr(&o));
     // Empty arrays, however laid out, are empty arrays.
-    for empty in ["[]", "[ ]", "[\n]", "[\n  ]"] {
+    for empty in ["[]", "[ ]", "[\n]", "[\n  ]", "[\n\n]"] {
         let o = common::run(&["solve", "-q", "-"], format!("{empty}\n"));
         assert_eq!(stdout(&o), format!("{empty}\n"));
         assert_eq!(o.status.code(), Some(0), "{empty}");

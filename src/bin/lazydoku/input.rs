@@ -756,19 +756,30 @@ impl Records {
         }
     }
 
-    /// Whether the line after a `[` alone on line `number` starts with an
-    /// object or a string, or closes the array, which makes the `[` an
-    /// array's rather than a matrix's; the line is put back.
+    /// Whether the first line after a `[` alone on line `number` that is
+    /// not blank starts with an object or a string, or closes the array,
+    /// which makes the `[` an array's rather than a matrix's; the lines
+    /// read are put back.
     fn objects_follow(&mut self, number: usize) -> io::Result<bool> {
-        // Inside the array while the next line is read, so that a line of
+        // Inside the array while the next lines are read, so that a line of
         // objects too long to read whole is read in parts.
         self.array = Some(Array { line: number, column: 1, after: After::Open });
-        let next = self.next_line()?;
+        // Blank lines tell nothing: the first line that is not one does
+        // (within a bound, past which the `[` is a matrix's).
+        let mut read = Vec::new();
+        while read.len() < MAX_PUZZLE_LINES {
+            let Some(next) = self.next_line()? else { break };
+            let blank = matches!(&next.1, Line::Text(t) if t.trim().is_empty());
+            read.push(next);
+            if !blank {
+                break;
+            }
+        }
         self.array = None;
-        let objects = matches!(&next, Some((_, Line::Text(t) | Line::Part { text: t, .. }))
+        let objects = matches!(read.last(), Some((_, Line::Text(t) | Line::Part { text: t, .. }))
             if t.trim_start().starts_with(['{', '"', ']']));
-        // Back where it came from: first of the lines put back.
-        if let Some(next) = next {
+        // Back where they came from, in order, first of the lines put back.
+        for next in read.into_iter().rev() {
             self.pending.push_front(next);
         }
         Ok(objects)
@@ -1623,6 +1634,8 @@ mod tests {
             "[]".to_owned(),
             "[ ]".to_owned(),
             "[\n]".to_owned(),
+            // Blank lines inside, after the `[` too.
+            format!("[\n\n  {object},\n\n  {object}\n]"),
             // Lines too long to read whole, read in parts: one that opens
             // the array, and one after a `[` alone.
             format!("[{}]", vec![object.as_str(); 2 * MAX_LINE / object.len()].join(", ")),
