@@ -1420,3 +1420,86 @@ fn generate_makes_puzzles_of_the_difficulty_asked_for() {
     let bad = run(&["generate", "--difficulty", "fiendish"], "");
     assert!(stderr(&bad).contains("expected easy, medium, hard, expert or beyond"), "{}", stderr(&bad));
 }
+
+/// A JSON array of puzzles as a generator of arrays writes it: `values`
+/// (each an object or a string) on one line, a line each as `jq .` writes
+/// them, or apart by blanks; `blank` lines after the lines whose index it
+/// holds.
+fn json_array(values: &[String], layout: u8, blank: &[usize]) -> String {
+    match layout {
+        0 => format!("[{}]", values.join(",")),
+        1 if values.is_empty() => "[]".to_owned(),
+        1 => {
+            let lines: Vec<String> = std::iter::once("[".to_owned())
+                .chain(values.iter().enumerate().map(|(k, v)| {
+                    let comma = if k + 1 < values.len() { "," } else { "" };
+                    format!("  {v}{comma}")
+                }))
+                .chain(std::iter::once("]".to_owned()))
+                .collect();
+            let last = lines.len() - 1;
+            let mut text = String::new();
+            for (k, line) in lines.iter().enumerate() {
+                text.push_str(line);
+                text.push('\n');
+                if k < last && blank.contains(&k) {
+                    text.push('\n');
+                }
+            }
+            text.trim_end().to_owned()
+        }
+        _ => format!("[ {} ]", values.join(" , ")),
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever the layout, the answers to an array of puzzles parse as a
+    /// JSON array of as many values (of the distinct ones, for
+    /// `canon --unique`), each what its question answers.
+    #[test]
+    fn answers_to_a_json_array_are_a_json_array(
+        picks in proptest::collection::vec(0usize..3, 0..6),
+        strings: bool,
+        layout in 0u8..3,
+        blank in proptest::collection::vec(0usize..8, 0..3),
+    ) {
+        let puzzles = [
+            EASY,
+            "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        ];
+        let values: Vec<String> = picks
+            .iter()
+            .map(|&k| if strings { format!("\"{}\"", puzzles[k]) } else { format!("{{\"puzzle\":\"{}\"}}", puzzles[k]) })
+            .collect();
+        let input = json_array(&values, layout, &blank) + "\n";
+        let parse = |args: &[&str]| -> Vec<serde_json::Value> {
+            let out = run(args, &input);
+            assert!(out.status.success(), "{args:?} {input}: {}", stderr(&out));
+            match serde_json::from_slice(&out.stdout) {
+                Ok(serde_json::Value::Array(values)) => values,
+                other => panic!("{args:?} {input}: not a JSON array: {other:?} from {}", stdout(&out)),
+            }
+        };
+        let solved = parse(&["solve", "-q", "-"]);
+        proptest::prop_assert_eq!(solved.len(), picks.len());
+        for (value, &k) in solved.iter().zip(&picks) {
+            let text = if strings { value.as_str() } else { value["puzzle"].as_str() };
+            let solution = puzzles[k].parse::<lazydoku::Board>().unwrap().solve().unwrap();
+            proptest::prop_assert_eq!(text, Some(solution.as_str()));
+        }
+        let counts = parse(&["count", "-q", "-"]);
+        proptest::prop_assert!(counts.len() == picks.len() && counts.iter().all(|c| c.as_u64() == Some(1)), "{:?}", counts);
+        let words = parse(&["check", "-q", "-"]);
+        proptest::prop_assert!(words.len() == picks.len() && words.iter().all(|w| w.as_str() == Some("unique")), "{:?}", words);
+        let all = parse(&["all", "--limit", "2", "-q", "-"]);
+        proptest::prop_assert_eq!(all.len(), picks.len());
+        let mut distinct = picks.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let forms = parse(&["canon", "--unique", "-q", "-"]);
+        proptest::prop_assert_eq!(forms.len(), distinct.len());
+    }
+}
