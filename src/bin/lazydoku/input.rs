@@ -747,11 +747,18 @@ impl Records {
     }
 
     /// At the end of the input, an array still open is an error at its `[`,
-    /// mended by the `]` (unless a comma came last, which it would not mend).
+    /// mended by the `]`; after a comma, by the error as a string value
+    /// and the `]`, as the comma is written already.
     fn array_unclosed(&mut self) {
         if let Some(Array { line, column, after }) = self.array.take() {
-            let reason = "the JSON array opened here is not closed before the input ends".to_owned();
-            let piece = Piece { mend: (after != After::Comma).then_some("]"), ..Piece::WHOLE };
+            macro_rules! unclosed {
+                () => {
+                    "the JSON array opened here is not closed before the input ends"
+                };
+            }
+            let mend = if after == After::Comma { concat!("\"invalid: ", unclosed!(), "\"]") } else { "]" };
+            let piece = Piece { mend: Some(mend), ..Piece::WHOLE };
+            let reason = unclosed!().to_owned();
             self.ready.push_back(Record::Unreadable { line, lines: 1, column, reason, piece });
         }
     }
