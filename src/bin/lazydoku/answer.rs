@@ -250,10 +250,11 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
     let answer = out.trim_start();
     // A count is a number. Anything else in place of a string is a string;
     // in place of an object, only a solved object is an object.
+    let number = answer.starts_with(|c: char| c.is_ascii_digit());
     let is_value = if piece.quoted {
-        matches!(settings.task, Task::Answer(Question::Count(_))) && answer.starts_with(|c: char| c.is_ascii_digit())
+        number && matches!(settings.task, Task::Answer(Question::Count(_)))
     } else {
-        answer.starts_with('{') || answer.starts_with(|c: char| c.is_ascii_digit())
+        number || answer.starts_with('{')
     };
     if !is_value {
         let start = out.len() - answer.len();

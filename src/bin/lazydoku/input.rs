@@ -539,6 +539,14 @@ impl Pieces {
         self.records.push(Record::Unreadable { line, lines: 1, column, reason, piece });
     }
 
+    /// The error of a value (`what`) at byte `pos` right after another, with
+    /// no comma between: the text up to byte `at`, before the blanks, goes
+    /// first, so that the mending comma follows the value before.
+    fn comma_missing(&mut self, at: usize, pos: usize, what: &str) {
+        self.text_to(at);
+        self.error_at(pos, &format!("a comma is missing before this {what} in the JSON array"), ",");
+    }
+
     /// The error of a `]` at byte `at` right after a comma. The comma, when
     /// it is on this line, is the error's to mend: it is left out.
     /// Otherwise the error stands for a value after it.
@@ -1012,7 +1020,7 @@ impl Records {
                 b'{' => {
                     cut.text_to(at);
                     if after == Some(After::Object) {
-                        cut.error_at(pos, "a comma is missing before this object in the JSON array", ",");
+                        cut.comma_missing(at, pos, "object");
                     }
                     // A broken object is an error in its place; the array
                     // goes on at the lines after its first, read again,
@@ -1026,10 +1034,7 @@ impl Records {
                 }
                 b'"' => {
                     if after == Some(After::Object) {
-                        // Before the blanks, as for an object: the mending
-                        // comma goes right after the value before.
-                        cut.text_to(at);
-                        cut.error_at(pos, "a comma is missing before this string in the JSON array", ",");
+                        cut.comma_missing(at, pos, "string");
                     }
                     let rest = &cut.line[pos..];
                     let end = pos + string_end(rest).unwrap_or_else(|| value_end(rest).max(1));
