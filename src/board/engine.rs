@@ -126,6 +126,8 @@ impl Engine for Engines {
         }
     }
 
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     fn branch_cell(&self) -> Option<(usize, u32)> {
         match self {
             Engines::Nine(e) => e.branch_cell(),

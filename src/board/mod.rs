@@ -613,6 +613,8 @@ impl Board {
     }
 
     /// The cell to branch on and its candidates, or `None` when complete.
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     pub(crate) fn branch_cell(&self) -> Option<(usize, u32)> {
         self.engine.branch_cell()
     }

@@ -560,6 +560,8 @@ impl Nine {
     /// cell with fewer (only unpropagated boards have one) or, near the
     /// leaves, the first pair. Counting to three is cheap, and almost every
     /// propagated board has such a cell.
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     fn pairs(&self, near_leaves: bool) -> ControlFlow<usize, [u32; 3]> {
         let mut pairs = [0u32; 3];
         for (b, pair) in pairs.iter_mut().enumerate() {
@@ -734,6 +736,8 @@ impl Engine for Nine {
     /// [`FIRST_PAIR`] empty cells or fewer, the first such cell is taken:
     /// near the leaves the order matters little and scoring costs more than
     /// it saves.
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     fn branch_cell(&self) -> Option<(usize, u32)> {
         self.branch_cell_scored(|_| 0)
     }
@@ -749,7 +753,8 @@ impl Nine {
 
     /// [`Engine::branch_cell`], with `failures` of each cell added to its
     /// score above [`FIRST_PAIR`] empty cells.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     fn branch_cell_scored(&self, failures: impl Fn(usize) -> u32) -> Option<(usize, u32)> {
         // Near the leaves the order matters little: the first cell with two
         // candidates is taken, and the bands after it are not counted.

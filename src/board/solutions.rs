@@ -403,6 +403,33 @@ impl Iterator for Solutions {
         (0, self.search.size_hint().1)
     }
 
+    /// Every solution handed to `f` from a loop of the walk's own, rather
+    /// than one call of [`Iterator::next`] each: the same boards in the
+    /// same order, within the same budget. `for_each`, `last` and the sums
+    /// and extremes, which are built on `fold`, take this path. The loop
+    /// stays in the library's code whatever the caller's code looks like,
+    /// and each solution goes from the walk's stack straight to `f`: in the
+    /// peers harness, enumerating `million.txt` this way ran at 3.50 M
+    /// solutions a second where `next` in a loop ran at 3.39 (and at 3.30
+    /// before the walk's branch choice was inlined; docs/performance.md).
+    fn fold<B, F: FnMut(B, Board) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        let meter = &mut self.meter;
+        let stack = stack_of(&mut self.search);
+        while let Some(board) = walk_in_place(stack, &mut AsChildren, |board| {
+            if !meter.tick() {
+                Visit::Refuse
+            } else if board.is_complete() {
+                Visit::Take
+            } else {
+                Visit::Expand
+            }
+        }) {
+            acc = f(acc, board);
+        }
+        acc
+    }
+
     /// [`Board::count_solutions`] from where the search stands: the same
     /// number as counting them one by one, without building the last cells
     /// of each branch as boards. Within the budget, if there is one.

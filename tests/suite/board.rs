@@ -3,7 +3,7 @@
 use crate::common;
 
 use lazydoku::search::Budget;
-use lazydoku::{Board, Conflict, Region, Shape};
+use lazydoku::{Board, Conflict, Region, Rules, Shape};
 
 const EASY: &str = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
 const HARDEST: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -307,6 +307,54 @@ fn solutions_within_a_budget_are_the_first_nodes_of_the_search() {
         assert_eq!(all.by_ref().take(taken).count(), taken);
         assert_eq!(all.count(), total - taken, "after {taken}");
     }
+}
+
+#[test]
+fn solutions_folded_are_the_solutions_one_by_one() {
+    // `fold`, and `for_each`, `last` and the sums built on it, walk the
+    // search in a loop of their own rather than through `next`: they must
+    // hand out the same boards in the same order, from a fresh iterator,
+    // from one partly used, and within a budget.
+    let push = |mut all: Vec<Board>, board: Board| {
+        all.push(board);
+        all
+    };
+    let million: Board = common::load("million.txt")[0].parse().unwrap();
+    let mut boards: Vec<Board> =
+        common::load("puzzles7_serg_benchmark").iter().take(20).map(|line| line.parse().unwrap()).collect();
+    boards.push("12..34..........".parse().unwrap());
+    boards.push(Rules::new(Shape::new(2, 3)).with_cage(3, &[0, 1]).unwrap().parse(&".".repeat(36)).unwrap());
+    boards.push(million.clone());
+    let mut compared = 0;
+    for board in &boards {
+        for budget in [1, 3, 100, 5_000] {
+            let one_by_one: Vec<Board> = board.solutions().within(Budget::nodes(budget)).collect();
+            let folded = board.solutions().within(Budget::nodes(budget)).fold(Vec::new(), push);
+            assert_eq!(folded, one_by_one, "{board}, budget {budget}");
+            compared += folded.len();
+        }
+        let mut partly = board.solutions().within(Budget::nodes(5_000));
+        let first: Vec<Board> = partly.by_ref().take(3).collect();
+        let rest = partly.fold(first, push);
+        assert_eq!(rest, board.solutions().within(Budget::nodes(5_000)).collect::<Vec<_>>(), "{board}");
+    }
+    assert!(compared > 3_000, "only {compared} solutions compared");
+
+    // Every solution of the million, folded and one by one: the same count,
+    // and the same sum of digits in each cell.
+    let add = |(count, mut digits): (u64, [u64; 81]), solution: Board| {
+        for (cell, sum) in digits.iter_mut().enumerate() {
+            *sum += u64::from(solution.get(cell).unwrap());
+        }
+        (count + 1, digits)
+    };
+    let folded = million.solutions().fold((0, [0; 81]), add);
+    let mut one_by_one = (0, [0; 81]);
+    for solution in million.solutions() {
+        one_by_one = add(one_by_one, solution);
+    }
+    assert_eq!(folded.0, 1_039_784);
+    assert_eq!(folded, one_by_one);
 }
 
 #[test]

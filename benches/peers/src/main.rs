@@ -184,7 +184,8 @@ fn enumeration(rounds: usize) {
     let line = &load("million.txt")[0];
     let ours: Board = line.parse().expect("lazydoku parses");
     let theirs = sudoku::Sudoku::from_str_line(line).expect("sudoku parses");
-    let (mut best_count, mut best_yield, mut best_theirs) = (Duration::MAX, Duration::MAX, Duration::MAX);
+    let (mut best_count, mut best_yield, mut best_next, mut best_theirs) =
+        (Duration::MAX, Duration::MAX, Duration::MAX, Duration::MAX);
     #[cfg_attr(not(tdoku), expect(unused_mut, reason = "set only with tdoku"))]
     let mut best_tdoku = Duration::MAX;
     for _ in 0..rounds {
@@ -195,6 +196,16 @@ fn enumeration(rounds: usize) {
         let (n, t) = time(|| ours.solutions().fold(0, |n, _board| n + 1));
         assert_eq!(n, 1_039_784, "lazydoku's solutions");
         best_yield = best_yield.min(t);
+        // And one call of `next` per solution, as a `for` loop takes them.
+        let (n, t) = time(|| {
+            let mut n = 0;
+            for _board in ours.solutions() {
+                n += 1;
+            }
+            n
+        });
+        assert_eq!(n, 1_039_784, "lazydoku's solutions one by one");
+        best_next = best_next.min(t);
         let (n, t) = time(|| theirs.solutions_count_up_to(usize::MAX));
         assert_eq!(n, 1_039_784, "sudoku's count");
         best_theirs = best_theirs.min(t);
@@ -210,19 +221,23 @@ fn enumeration(rounds: usize) {
     println!(
         "\nenumeration (million.txt, 1,039,784 solutions): sudoku's solutions_count_up_to {:.2} M/s\n  \
          lazydoku count_solutions {:.2} M/s (ratio of rates {:.2})\n  \
-         lazydoku solutions(), every solution built as a board {:.2} M/s (ratio of rates {:.2})",
+         lazydoku solutions(), every solution built as a board {:.2} M/s (ratio of rates {:.2}); \
+         in a `for` loop {:.2} M/s",
         rate(best_theirs),
         rate(best_count),
         rate(best_count) / rate(best_theirs),
         rate(best_yield),
-        rate(best_yield) / rate(best_theirs)
+        rate(best_yield) / rate(best_theirs),
+        rate(best_next)
     );
     if best_tdoku < Duration::MAX {
         println!(
-            "  tdoku counting {:.2} M/s: lazydoku's count at {:.2}x its rate, solutions() at {:.2}x",
+            "  tdoku counting {:.2} M/s: lazydoku's count at {:.2}x its rate, solutions() at {:.2}x \
+             ({:.2}x in a `for` loop)",
             rate(best_tdoku),
             rate(best_count) / rate(best_tdoku),
-            rate(best_yield) / rate(best_tdoku)
+            rate(best_yield) / rate(best_tdoku),
+            rate(best_next) / rate(best_tdoku)
         );
     }
 }
