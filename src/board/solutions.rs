@@ -387,8 +387,8 @@ impl Iterator for Solutions {
     /// it is expanded (`walk_in_place`): the same boards in the same
     /// order, with two or three copies of a board fewer per node.
     // Inlined into the caller's loop: as a call of its own, a `for` loop
-    // over the solutions of `million.txt` ran at 3.36-3.40 M/s in the peers
-    // harness, and at 3.51-3.57 inlined (docs/performance.md).
+    // over the solutions of `million.txt` ran at 3.36-3.41 M/s in the peers
+    // harness, and at 3.52-3.58 inlined (docs/performance.md).
     #[expect(clippy::inline_always, reason = "measured: see the comment above")]
     #[inline(always)]
     fn next(&mut self) -> Option<Board> {
@@ -420,6 +420,8 @@ impl Iterator for Solutions {
         let mut acc = init;
         let meter = &mut self.meter;
         let stack = stack_of(&mut self.search);
+        // The visitor written out as in `next`: one function returning it
+        // for both made both 2 to 3% slower in the harness.
         while let Some(board) = walk_in_place(stack, &mut AsChildren, |board| {
             if !meter.tick() {
                 Visit::Refuse
