@@ -1,9 +1,9 @@
 //! The engine for every shape but the classic 9x9 (which has its own in
 //! `nine.rs`): per-cell candidate masks and per-unit digit places, with
-//! naked and hidden singles, locked candidates, and naked and hidden
-//! subsets of two and three over the shape's regions, whatever they are,
-//! and killer cage sums, with the sums that cages imply through the units
-//! (innies and outies).
+//! naked and hidden singles, locked candidates, and (on large boards)
+//! naked and hidden subsets of two and three over the shape's regions,
+//! whatever they are, and killer cage sums, with the sums that cages
+//! imply through the units (innies and outies).
 
 use itertools::Either;
 use smallvec::SmallVec;
@@ -23,8 +23,10 @@ fn to_u16(cell: usize) -> u16 {
 }
 
 /// What propagation has yet to look at.
-#[derive(Default)]
 struct Pending {
+    /// Whether naked and hidden subsets are looked for on these rules
+    /// ([`SUBSETS_FROM_SIDE`]): if not, nothing is queued for them.
+    subsets: bool,
     /// Cells to fill, each with its digit's bit: naked singles (the cell's
     /// one candidate) and hidden singles (the one place of a digit in a unit).
     singles: SmallVec<[(u16, u32); 256]>,
@@ -49,7 +51,29 @@ struct Pending {
 /// costs one look at the whole board rather than an allocation.
 const SUBSETS_QUEUED: usize = 256;
 
+/// The smallest side on which propagation looks for naked and hidden
+/// subsets. Up to 12x12, singles and locked candidates leave little for
+/// them to find, and looking cost more than the nodes it saved: counts to
+/// 2 of generated 12x12 puzzles took 13% longer with them, and enumerating
+/// solutions 10 to 40% longer on 6x6 to 12x12. From 15x15 on they pay:
+/// without them, those counts took 50% longer on 15x15 and 16x16
+/// (docs/performance.md).
+const SUBSETS_FROM_SIDE: usize = 13;
+
 impl Pending {
+    /// Nothing pending yet, on the rules `g`.
+    fn new(g: &Geometry) -> Pending {
+        Pending {
+            subsets: g.side >= SUBSETS_FROM_SIDE,
+            singles: SmallVec::new(),
+            small_cells: SmallVec::new(),
+            small_places: SmallVec::new(),
+            subsets_overflowed: false,
+            dirty_cages: SmallVec::new(),
+            every_cage: false,
+        }
+    }
+
     /// Marks the cages of `cell` for a look at their sums.
     #[inline]
     fn cell_changed(&mut self, g: &Geometry, cell: usize) {
@@ -71,6 +95,9 @@ impl Pending {
     }
 
     fn small_cell(&mut self, cell: usize) {
+        if !self.subsets {
+            return;
+        }
         if self.small_cells.len() < SUBSETS_QUEUED {
             self.small_cells.push(to_u16(cell));
         } else {
@@ -79,6 +106,9 @@ impl Pending {
     }
 
     fn small_place(&mut self, unit: usize, bit: u32) {
+        if !self.subsets {
+            return;
+        }
         if self.small_places.len() < SUBSETS_QUEUED {
             self.small_places.push((to_u16(unit), digit_index(bit)));
         } else {
@@ -386,7 +416,7 @@ impl General {
             // leaves (fewer empty cells than two rows hold) singles finish
             // the board alone, and enumeration spends most nodes there.
             let worth_it = usize::from(self.empty) > 2 * g.side;
-            if !(worth_it && (self.locked_candidates(g, pending)? || self.subsets(g, pending)?)) {
+            if !(worth_it && (self.locked_candidates(g, pending)? || (pending.subsets && self.subsets(g, pending)?))) {
                 return Ok(());
             }
         }
@@ -516,19 +546,32 @@ impl General {
         super::clauses::Clauses::new(&self.geometry, &self.text, &self.cands)
     }
 
-    /// The empty cells with the fewest candidates, in order; none for a
-    /// complete board.
-    fn fewest_candidate_cells(&self) -> impl Iterator<Item = usize> + Clone + '_ {
-        let open = |c: &usize| self.text[*c] == EMPTY;
-        let fewest = (0..self.geometry.cells).filter(open).map(|c| self.cands[c].count_ones()).min().unwrap_or(0);
-        (0..self.geometry.cells).filter(move |c| open(c) && self.cands[*c].count_ones() == fewest)
+    /// The first [`TIES_SCORED`] of the empty cells with the fewest
+    /// candidates, in order, found in one pass; none for a complete board.
+    fn fewest_candidate_cells(&self) -> SmallVec<[u16; TIES_SCORED]> {
+        let mut fewest = u32::MAX;
+        let mut tied = SmallVec::new();
+        for (cell, (&symbol, &candidates)) in self.text.iter().zip(&self.cands).enumerate() {
+            if symbol != EMPTY {
+                continue;
+            }
+            let count = candidates.count_ones();
+            if count < fewest {
+                fewest = count;
+                tied.clear();
+                tied.push(to_u16(cell));
+            } else if count == fewest && tied.len() < TIES_SCORED {
+                tied.push(to_u16(cell));
+            }
+        }
+        tied
     }
 
     /// Removes the candidates `bits` from the empty `cell`, then propagates
     /// to a fixed point.
     pub(crate) fn exclude(&mut self, cell: usize, bits: u32) -> Result<(), Contradiction> {
-        let mut pending = Pending::default();
         let geometry = self.geometry.clone();
+        let mut pending = Pending::new(&geometry);
         if !self.settled {
             self.gather_forced(&geometry, &mut pending)?;
         }
@@ -562,7 +605,7 @@ impl General {
                     }
                     let mut trial = self.clone();
                     if trial.assign_and_propagate(cell, bit).is_err() {
-                        let mut pending = Pending::default();
+                        let mut pending = Pending::new(&geometry);
                         self.eliminate(&geometry, cell, bit, &mut pending)?;
                         self.propagate(&geometry, &mut pending)?;
                         removed = true;
@@ -890,10 +933,10 @@ impl Engine for General {
     /// A board that was not settled may hold singles that no queue knows
     /// of, so those are gathered first.
     fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
-        let mut pending = Pending::default();
         // The rules are shared, not part of what changes: a handle of
         // their own lets them be read while the cells are written.
         let geometry = self.geometry.clone();
+        let mut pending = Pending::new(&geometry);
         if !self.settled {
             self.gather_forced(&geometry, &mut pending)?;
         }
@@ -905,8 +948,8 @@ impl Engine for General {
 
     /// Propagates everything already forced on the board.
     fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        let mut pending = Pending::default();
         let geometry = self.geometry.clone();
+        let mut pending = Pending::new(&geometry);
         self.gather_forced(&geometry, &mut pending)?;
         self.propagate(&geometry, &mut pending)?;
         self.settled = true;
@@ -919,11 +962,19 @@ impl Engine for General {
     fn branch_cell(&self) -> Option<(usize, u32)> {
         let empty_peers =
             |c: usize| self.geometry.peers(c).iter().filter(|&&p| self.text[usize::from(p)] == EMPTY).count();
-        // Scoring every tied cell costs more than it saves; eight is plenty.
-        let cell = self.fewest_candidate_cells().take(8).max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
+        let cell = self
+            .fewest_candidate_cells()
+            .into_iter()
+            .map(usize::from)
+            .max_by_key(|&c| (empty_peers(c), std::cmp::Reverse(c)))?;
         Some((cell, self.cands[cell]))
     }
 }
+
+/// The most cells tied for the fewest candidates that
+/// [`General::branch_cell`] scores: scoring every tied cell costs more than
+/// it saves.
+const TIES_SCORED: usize = 8;
 
 /// The most empty cells of a cage whose candidates [`General::cage_sums`]
 /// narrows exactly: the sets of digits the cells can have taken, one bit

@@ -319,9 +319,10 @@ impl Board {
     }
 
     /// The board propagated to a fixed point (naked and hidden singles, locked
-    /// candidates), or `None` when that reaches a contradiction. On shapes
-    /// other than 9x9, naked and hidden pairs and triples too, while more
-    /// cells are empty than two rows hold.
+    /// candidates), or `None` when that reaches a contradiction. On boards
+    /// of side 13 and more, naked and hidden pairs and triples too, while
+    /// more cells are empty than two rows hold: on smaller ones they found
+    /// too little to pay for the look.
     ///
     /// On a 9x9 board with 20 or fewer empty cells, the inferences along
     /// columns (locked candidates, and hidden singles in columns) are left
