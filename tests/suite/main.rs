@@ -19,6 +19,7 @@ mod fuzz;
 mod generate;
 mod properties;
 mod rate_contract;
+mod readme;
 mod rules;
 mod rules_contract;
 mod search;
