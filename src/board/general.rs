@@ -54,9 +54,9 @@ const SUBSETS_QUEUED: usize = 256;
 /// The smallest side on which propagation looks for naked and hidden
 /// subsets. Up to 12x12, singles and locked candidates leave little for
 /// them to find, and looking cost more than the nodes it saved: counts to
-/// 2 of generated 12x12 puzzles took 13% longer with them, and enumerating
+/// 2 of generated 12x12 puzzles took 15% longer with them, and enumerating
 /// solutions 10 to 40% longer on 6x6 to 12x12. From 15x15 on they pay:
-/// without them, those counts took 50% longer on 15x15 and 16x16
+/// without them, those counts took 50 to 70% longer on 15x15 and 16x16
 /// (docs/performance.md).
 const SUBSETS_FROM_SIDE: usize = 13;
 
