@@ -14,10 +14,23 @@ pub(super) struct Grid {
     /// The digit of each cell, 0 for empty.
     pub(super) values: Vec<u8>,
     /// The candidates of each empty cell (bit `d - 1` for digit `d`), 0 for
-    /// a filled one.
+    /// a filled one. Written only through [`Grid::apply`], which keeps
+    /// `place_masks` with them.
     pub(super) candidates: Vec<u32>,
+    /// `place_masks[unit * side + d - 1]`: the empty cells of the unit
+    /// that have digit `d` as a candidate, bit `i` for its `i`-th cell.
+    /// Every technique asks where a digit can go in a region, over and over
+    /// at each step; kept up to date, that is one load, not a scan.
+    place_masks: Vec<u32>,
+    /// The digits placed in each unit, one bit each.
+    placed: Vec<u32>,
+    /// How many cells are empty.
+    empty: usize,
     /// Each unit's number among the units of its kind, from 1.
     ordinals: Vec<usize>,
+    /// The units in the order people scan them for hidden singles: boxes
+    /// (and other regions) first, then rows and columns.
+    scan_order: Vec<usize>,
 }
 
 impl Grid {
@@ -29,7 +42,7 @@ impl Grid {
         let rules = board.rules();
         let geometry = rules.geometry();
         let values: Vec<u8> = board.cells().map(|digit| digit.unwrap_or(0)).collect();
-        let candidates = (0..geometry.cells)
+        let candidates: Vec<u32> = (0..geometry.cells)
             .map(|cell| {
                 if values[cell] != 0 {
                     return 0;
@@ -48,16 +61,63 @@ impl Grid {
                     .fold(left, |left, taken| left & !geometry.consecutive_to(taken))
             })
             .collect();
-        let mut seen = Vec::new();
+        // How many units of each kind came before, counted as they go by.
+        let mut seen: Vec<(Region, usize)> = Vec::new();
         let ordinals = (0..geometry.unit_count())
             .map(|unit| {
                 let kind = geometry.region(unit);
-                seen.push(kind);
-                seen.iter().filter(|&&k| k == kind).count()
+                if let Some((_, count)) = seen.iter_mut().find(|(k, _)| *k == kind) {
+                    *count += 1;
+                    *count
+                } else {
+                    seen.push((kind, 1));
+                    1
+                }
             })
             .collect();
         let side = geometry.side;
-        Grid { rules: rules.clone(), puzzle: board.clone(), side, values, candidates, ordinals }
+        let mut place_masks = vec![0; geometry.unit_count() * side];
+        let mut placed = vec![0; geometry.unit_count()];
+        for (cell, &candidates) in candidates.iter().enumerate() {
+            for m in geometry.memberships(cell) {
+                placed[usize::from(m.unit)] |= bit(values[cell]).unwrap_or(0);
+                for digit in digits(candidates) {
+                    place_masks[usize::from(m.unit) * side + usize::from(digit - 1)] |= 1 << m.place;
+                }
+            }
+        }
+        let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
+        scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
+        let empty = candidates.len() - values.iter().filter(|&&v| v != 0).count();
+        Grid {
+            rules: rules.clone(),
+            puzzle: board.clone(),
+            side,
+            values,
+            candidates,
+            place_masks,
+            placed,
+            empty,
+            ordinals,
+            scan_order,
+        }
+    }
+
+    /// Takes `bits` out of the candidates of `cell`, and the cell out of
+    /// those digits' places.
+    fn remove(&mut self, cell: usize, bits: u32) {
+        let gone = self.candidates[cell] & bits;
+        if gone == 0 {
+            return;
+        }
+        self.candidates[cell] &= !gone;
+        let geometry = self.rules.geometry();
+        for m in geometry.memberships(cell) {
+            let row = usize::from(m.unit) * self.side;
+            for digit in digits(gone) {
+                self.place_masks[row + usize::from(digit - 1)] &= !(1 << m.place);
+            }
+        }
     }
 
     pub(super) fn geometry(&self) -> &Geometry {
@@ -84,26 +144,38 @@ impl Grid {
     }
 
     pub(super) fn empty(&self) -> usize {
-        self.candidates.len() - self.values.iter().filter(|&&v| v != 0).count()
+        self.empty
+    }
+
+    /// The digits placed in `unit`, one bit each.
+    pub(super) fn placed(&self, unit: usize) -> u32 {
+        self.placed[unit]
     }
 
     pub(super) fn apply(&mut self, step: &Step) {
+        // The rules are shared: a handle of their own lets them be read
+        // while the candidates are written.
+        let rules = self.rules.clone();
+        let geometry = rules.geometry();
         for (cell, digit) in step.placements() {
             self.values[cell] = digit;
-            self.candidates[cell] = 0;
-            let geometry = self.rules.geometry();
+            self.empty -= 1;
+            for m in geometry.memberships(cell) {
+                self.placed[usize::from(m.unit)] |= 1 << (digit - 1);
+            }
+            self.remove(cell, u32::MAX);
             for &peer in geometry.peers(cell) {
-                self.candidates[usize::from(peer)] &= !(1 << (digit - 1));
+                self.remove(usize::from(peer), 1 << (digit - 1));
             }
             if geometry.non_consecutive {
                 let near = geometry.consecutive_to(1 << (digit - 1));
                 for neighbour in geometry.side_neighbours(cell) {
-                    self.candidates[neighbour] &= !near;
+                    self.remove(neighbour, near);
                 }
             }
         }
         for (cell, digit) in step.eliminations() {
-            self.candidates[cell] &= !(1 << (digit - 1));
+            self.remove(cell, 1 << (digit - 1));
         }
     }
 
@@ -113,13 +185,8 @@ impl Grid {
         let geometry = self.geometry();
         let empty_without = (0..geometry.cells).any(|c| self.values[c] == 0 && self.candidates[c] == 0);
         empty_without
-            || geometry.units().any(|unit| {
-                let (placed, possible) = unit.iter().fold((0, 0), |(placed, possible), &c| {
-                    let c = usize::from(c);
-                    (placed | bit(self.values[c]).unwrap_or(0), possible | self.candidates[c])
-                });
-                placed | possible != geometry.full
-            })
+            || (0..geometry.unit_count())
+                .any(|unit| digits(geometry.full & !self.placed[unit]).any(|digit| self.place_mask(unit, digit) == 0))
     }
 
     pub(super) fn unit_count(&self) -> usize {
@@ -138,7 +205,23 @@ impl Grid {
 
     /// The empty cells of `unit` that have `digit` as a candidate.
     pub(super) fn places(&self, unit: usize, digit: u8) -> Vec<usize> {
-        self.unit(unit).filter(|&c| self.has(c, digit)).collect()
+        let mask = self.place_mask(unit, digit);
+        (0..self.side)
+            .filter(|&place| mask >> place & 1 == 1)
+            .map(|place| self.geometry().unit_cell(unit, place))
+            .collect()
+    }
+
+    /// The places of `digit` in `unit` as bits, bit `i` for its `i`-th
+    /// cell: [`Grid::places`] without building the list.
+    pub(super) fn place_mask(&self, unit: usize, digit: u8) -> u32 {
+        self.place_masks[unit * self.side + usize::from(digit - 1)]
+    }
+
+    /// The units in the order people scan them: boxes (and other regions)
+    /// first, then rows and columns.
+    pub(super) fn scan_order(&self) -> &[usize] {
+        &self.scan_order
     }
 
     pub(super) fn has(&self, cell: usize, digit: u8) -> bool {
@@ -192,8 +275,12 @@ pub(super) fn bit(digit: u8) -> Option<u32> {
 }
 
 /// The digits of a bit set, in increasing order.
-pub(super) fn digits(bits: u32) -> impl Iterator<Item = u8> {
-    (1..=32u8).filter(move |&d| bits >> (d - 1) & 1 == 1)
+pub(super) fn digits(mut bits: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        let digit = u8::try_from(bits.trailing_zeros() + 1).ok().filter(|&d| d <= 32)?;
+        bits &= bits - 1;
+        Some(digit)
+    })
 }
 
 /// How a digit is written.

@@ -13,24 +13,23 @@ pub(super) fn locked(grid: &Grid, claiming: bool) -> Option<Step> {
     let is_line = |unit: usize| matches!(grid.kind(unit), Region::Row | Region::Column);
     (0..grid.unit_count()).filter(|&u| is_line(u) == claiming).find_map(|unit| {
         (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
-            let places = grid.places(unit, digit);
-            if places.len() < 2 {
+            let mask = grid.place_mask(unit, digit);
+            if mask.count_ones() < 2 {
                 return None;
             }
             grid.geometry().meetings(unit).iter().find_map(|meeting| {
                 let other = usize::from(meeting.other);
-                let inside = |c: &usize| grid.unit(other).any(|o| o == *c);
-                if !places.iter().all(inside) {
+                // Every place inside the other region, and some of the
+                // other region's places outside this one.
+                if mask & !meeting.shared != 0 || grid.place_mask(other, digit) & !meeting.other_shared == 0 {
                     return None;
                 }
+                let places = grid.places(unit, digit);
                 let eliminations: Vec<(usize, u8)> = grid
                     .unit(other)
                     .filter(|&c| grid.has(c, digit) && !places.contains(&c))
                     .map(|c| (c, digit))
                     .collect();
-                if eliminations.is_empty() {
-                    return None;
-                }
                 let removed: Vec<usize> = eliminations.iter().map(|&(c, _)| c).collect();
                 let sentence = format!(
                     "{technique}: in {}, {} can only go in {}, all in {}; so it comes out of the rest of {}: {}.",

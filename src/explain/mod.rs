@@ -121,10 +121,16 @@ impl Explain {
 
     fn find(&mut self) -> Option<Step> {
         for technique in Technique::ALL {
-            if technique.needs_uniqueness() && (self.grid.has_cages() || !self.is_unique()) {
+            let needs_uniqueness = technique.needs_uniqueness();
+            if needs_uniqueness && (self.grid.has_cages() || self.unique == Some(false)) {
                 continue;
             }
+            // The count that tells whether the puzzle is unique costs more
+            // than looking for the pattern: it is made only for a step found.
             if let Some(step) = technique.find(&self.grid) {
+                if needs_uniqueness && !self.is_unique() {
+                    continue;
+                }
                 return Some(step);
             }
         }

@@ -1,14 +1,17 @@
 //! Full house, naked single and hidden single: the steps that place a digit
 //! by looking at one cell or one region.
 
-use super::grid::{Grid, bit, symbol};
+use super::grid::{Grid, symbol};
 use super::{Step, Technique};
 
 pub(super) fn full_house(grid: &Grid) -> Option<Step> {
+    let one_left = grid.side - 1;
     (0..grid.unit_count()).find_map(|unit| {
-        let mut empty = grid.unit(unit).filter(|&c| grid.values[c] == 0);
-        let (Some(cell), None) = (empty.next(), empty.next()) else { return None };
-        let placed = grid.unit(unit).filter_map(|c| bit(grid.values[c])).fold(0, |m, b| m | b);
+        let placed = grid.placed(unit);
+        if placed.count_ones() as usize != one_left {
+            return None;
+        }
+        let cell = grid.unit(unit).find(|&c| grid.values[c] == 0)?;
         let missing = grid.geometry().full & !placed;
         // Anything else is a contradiction, which the caller reports.
         let digit = single(missing & grid.candidates[cell])?;
@@ -33,14 +36,13 @@ pub(super) fn naked_single(grid: &Grid) -> Option<Step> {
 }
 
 pub(super) fn hidden_single(grid: &Grid) -> Option<Step> {
-    // Boxes (and other regions) first, then rows and columns: the order in
-    // which people scan.
-    let mut units: Vec<usize> = (0..grid.unit_count()).collect();
-    units.sort_by_key(|&u| matches!(grid.kind(u), crate::Region::Row | crate::Region::Column));
-    units.into_iter().find_map(|unit| {
+    grid.scan_order().iter().find_map(|&unit| {
         (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
-            let places = grid.places(unit, digit);
-            let &[cell] = places.as_slice() else { return None };
+            let places = grid.place_mask(unit, digit);
+            if !places.is_power_of_two() {
+                return None;
+            }
+            let cell = grid.geometry().unit_cell(unit, places.trailing_zeros() as usize);
             let sentence = format!(
                 "{}: in {}, {} fits only in {}.",
                 Technique::HiddenSingle,

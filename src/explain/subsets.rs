@@ -1,6 +1,7 @@
 //! Naked and hidden subsets of two, three and four within a region.
 
 use itertools::Itertools;
+use smallvec::SmallVec;
 
 use super::grid::{Grid, digits, symbols};
 use super::{Step, Technique};
@@ -21,7 +22,8 @@ fn technique(size: usize, hidden: bool) -> Technique {
 pub(super) fn naked(grid: &Grid, size: usize) -> Option<Step> {
     let technique = technique(size, false);
     (0..grid.unit_count()).find_map(|unit| {
-        let cells: Vec<usize> = grid.unit(unit).filter(|&c| (2..=size).contains(&(grid.count(c) as usize))).collect();
+        let cells: SmallVec<[usize; 32]> =
+            grid.unit(unit).filter(|&c| (2..=size).contains(&(grid.count(c) as usize))).collect();
         cells.iter().copied().combinations(size).find_map(|subset| {
             let held = subset.iter().fold(0, |m, &c| m | grid.candidates[c]);
             if held.count_ones() as usize != size {
@@ -52,17 +54,20 @@ pub(super) fn hidden(grid: &Grid, size: usize) -> Option<Step> {
     let technique = technique(size, true);
     (0..grid.unit_count()).find_map(|unit| {
         let digits_of_side = u8::try_from(grid.side).unwrap_or(0);
-        let spread: Vec<(u8, Vec<usize>)> = (1..=digits_of_side)
-            .map(|d| (d, grid.places(unit, d)))
-            .filter(|(_, places)| (2..=size).contains(&places.len()))
+        // Each digit with two to `size` places, and those places as bits.
+        let spread: SmallVec<[(u8, u32); 32]> = (1..=digits_of_side)
+            .map(|d| (d, grid.place_mask(unit, d)))
+            .filter(|&(_, places)| (2..=size).contains(&(places.count_ones() as usize)))
             .collect();
         spread.iter().combinations(size).find_map(|subset| {
-            let mut cells: Vec<usize> = subset.iter().flat_map(|(_, places)| places.iter().copied()).collect();
-            cells.sort_unstable();
-            cells.dedup();
-            if cells.len() != size {
+            let spots = subset.iter().fold(0u32, |m, (_, places)| m | places);
+            if spots.count_ones() as usize != size {
                 return None;
             }
+            let cells: Vec<usize> =
+                grid.unit(unit).enumerate().filter(|&(i, _)| spots >> i & 1 == 1).map(|(_, c)| c).collect();
+            let mut cells = cells;
+            cells.sort_unstable();
             let kept = subset.iter().fold(0u32, |m, (d, _)| m | 1 << (d - 1));
             let eliminations: Vec<(usize, u8)> =
                 cells.iter().flat_map(|&c| digits(grid.candidates[c] & !kept).map(move |d| (c, d))).collect();

@@ -81,11 +81,13 @@ pub(super) fn bug_plus_one(grid: &Grid) -> Option<Step> {
     let units: Vec<usize> = grid.units_of(cell).collect();
     let first = *units.first()?;
     let digit = single(
-        digits(grid.candidates[cell]).filter(|&d| grid.places(first, d).len() == 3).fold(0, |m, d| m | 1 << (d - 1)),
+        digits(grid.candidates[cell])
+            .filter(|&d| grid.place_mask(first, d).count_ones() == 3)
+            .fold(0, |m, d| m | 1 << (d - 1)),
     )?;
     let grave = (0..grid.unit_count()).all(|unit| {
         digits(grid.geometry().full).all(|d| {
-            let count = grid.places(unit, d).len();
+            let count = grid.place_mask(unit, d).count_ones();
             let expected = if d == digit && units.contains(&unit) { 3 } else { 2 };
             count == 0 || count == expected
         })
