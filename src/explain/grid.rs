@@ -26,6 +26,15 @@ pub(super) struct Grid {
     placed: Vec<u32>,
     /// How many cells are empty.
     empty: usize,
+    /// Whether an empty cell has no candidate left, or a unit no place for
+    /// a digit it lacks: worked out in full once, then kept by
+    /// [`Grid::apply`] from what each step changes.
+    contradictory: bool,
+    /// What [`Grid::remove`] left at nothing while a step is applied: an
+    /// empty cell's candidates (`None`), or a digit's places in a unit.
+    /// Checked once the whole step is in, since a later placement of the
+    /// same step may fill the cell or place the digit.
+    emptied: Vec<(usize, Option<u8>)>,
     /// Each unit's number among the units of its kind, from 1.
     ordinals: Vec<usize>,
     /// The units in the order people scan them for hidden singles: boxes
@@ -89,7 +98,7 @@ impl Grid {
         let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
         scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
         let empty = candidates.len() - values.iter().filter(|&&v| v != 0).count();
-        Grid {
+        let mut grid = Grid {
             rules: rules.clone(),
             puzzle: board.clone(),
             side,
@@ -98,9 +107,13 @@ impl Grid {
             place_masks,
             placed,
             empty,
+            contradictory: false,
+            emptied: Vec::new(),
             ordinals,
             scan_order,
-        }
+        };
+        grid.contradictory = grid.contradiction_anywhere();
+        grid
     }
 
     /// Takes `bits` out of the candidates of `cell`, and the cell out of
@@ -111,11 +124,18 @@ impl Grid {
             return;
         }
         self.candidates[cell] &= !gone;
+        if self.candidates[cell] == 0 {
+            self.emptied.push((cell, None));
+        }
         let geometry = self.rules.geometry();
         for m in geometry.memberships(cell) {
-            let row = usize::from(m.unit) * self.side;
+            let unit = usize::from(m.unit);
             for digit in digits(gone) {
-                self.place_masks[row + usize::from(digit - 1)] &= !(1 << m.place);
+                let slot = unit * self.side + usize::from(digit - 1);
+                self.place_masks[slot] &= !(1 << m.place);
+                if self.place_masks[slot] == 0 {
+                    self.emptied.push((unit, Some(digit)));
+                }
             }
         }
     }
@@ -177,11 +197,23 @@ impl Grid {
         for (cell, digit) in step.eliminations() {
             self.remove(cell, 1 << (digit - 1));
         }
+        let found = self.emptied.iter().any(|&(at, digit)| match digit {
+            None => self.values[at] == 0,
+            Some(digit) => self.placed[at] >> (digit - 1) & 1 == 0,
+        });
+        self.contradictory |= found;
+        self.emptied.clear();
+        debug_assert_eq!(self.contradictory, self.contradiction_anywhere(), "kept as the grid changed");
     }
 
     /// An empty cell without candidates, or a unit with no place for a
     /// digit it lacks.
     pub(super) fn is_contradictory(&self) -> bool {
+        self.contradictory
+    }
+
+    /// [`Grid::is_contradictory`], worked out over the whole grid.
+    fn contradiction_anywhere(&self) -> bool {
         let geometry = self.geometry();
         let empty_without = (0..geometry.cells).any(|c| self.values[c] == 0 && self.candidates[c] == 0);
         empty_without
