@@ -1,6 +1,5 @@
 //! Naked and hidden subsets of two, three and four within a region.
 
-use itertools::Itertools;
 use smallvec::SmallVec;
 
 use super::grid::{Grid, digits, symbols};
@@ -24,11 +23,12 @@ pub(super) fn naked(grid: &Grid, size: usize) -> Option<Step> {
     (0..grid.unit_count()).find_map(|unit| {
         let cells: SmallVec<[usize; 32]> =
             grid.unit(unit).filter(|&c| (2..=size).contains(&(grid.count(c) as usize))).collect();
-        cells.iter().copied().combinations(size).find_map(|subset| {
-            let held = subset.iter().fold(0, |m, &c| m | grid.candidates[c]);
+        find_subset(cells.len(), size, |chosen| {
+            let held = chosen.iter().fold(0, |m, &k| m | grid.candidates[cells[k]]);
             if held.count_ones() as usize != size {
                 return None;
             }
+            let subset: Vec<usize> = chosen.iter().map(|&k| cells[k]).collect();
             let eliminations: Vec<(usize, u8)> = grid
                 .unit(unit)
                 .filter(|c| !subset.contains(c))
@@ -59,8 +59,9 @@ pub(super) fn hidden(grid: &Grid, size: usize) -> Option<Step> {
             .map(|d| (d, grid.place_mask(unit, d)))
             .filter(|&(_, places)| (2..=size).contains(&(places.count_ones() as usize)))
             .collect();
-        spread.iter().combinations(size).find_map(|subset| {
-            let spots = subset.iter().fold(0u32, |m, (_, places)| m | places);
+        find_subset(spread.len(), size, |chosen| {
+            let subset = chosen.iter().map(|&k| spread[k]);
+            let spots = subset.clone().fold(0u32, |m, (_, places)| m | places);
             if spots.count_ones() as usize != size {
                 return None;
             }
@@ -68,7 +69,7 @@ pub(super) fn hidden(grid: &Grid, size: usize) -> Option<Step> {
                 grid.unit(unit).enumerate().filter(|&(i, _)| spots >> i & 1 == 1).map(|(_, c)| c).collect();
             let mut cells = cells;
             cells.sort_unstable();
-            let kept = subset.iter().fold(0u32, |m, (d, _)| m | 1 << (d - 1));
+            let kept = subset.fold(0u32, |m, (d, _)| m | 1 << (d - 1));
             let eliminations: Vec<(usize, u8)> =
                 cells.iter().flat_map(|&c| digits(grid.candidates[c] & !kept).map(move |d| (c, d))).collect();
             if eliminations.is_empty() {
@@ -83,4 +84,50 @@ pub(super) fn hidden(grid: &Grid, size: usize) -> Option<Step> {
             Some(Step::new(technique, cells, digits(kept).collect(), Vec::new(), eliminations, sentence))
         })
     })
+}
+
+/// The first answer of `test` over the sets of `size` indices of `0..n`,
+/// each in increasing order, taken in lexicographic order (as
+/// `Itertools::combinations` yields them, without a list for each).
+fn find_subset<T>(n: usize, size: usize, mut test: impl FnMut(&[usize]) -> Option<T>) -> Option<T> {
+    const MOST: usize = 4;
+    if size == 0 || size > n || size > MOST {
+        return None;
+    }
+    let mut chosen = [0, 1, 2, 3];
+    loop {
+        if let Some(found) = test(&chosen[..size]) {
+            return Some(found);
+        }
+        // The last index that can still move up, moved; those after it follow.
+        let k = (0..size).rev().find(|&k| chosen[k] < n - size + k)?;
+        chosen[k] += 1;
+        for j in k + 1..size {
+            chosen[j] = chosen[j - 1] + 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use itertools::Itertools;
+
+    use super::find_subset;
+
+    /// The sets and their order are those of `Itertools::combinations`.
+    #[test]
+    fn subsets_come_as_combinations_do() {
+        for n in 0..9 {
+            for size in 1..=4 {
+                let mut seen = Vec::new();
+                let none: Option<()> = find_subset(n, size, |chosen| {
+                    seen.push(chosen.to_vec());
+                    None
+                });
+                assert!(none.is_none());
+                assert_eq!(seen, (0..n).combinations(size).collect::<Vec<_>>(), "{n} choose {size}");
+            }
+        }
+        assert_eq!(find_subset(5, 2, |c| (c == [1, 3]).then_some(7)), Some(7));
+    }
 }
