@@ -13,10 +13,7 @@ use super::{Step, Technique};
 fn strong_links(grid: &Grid, digit: u8) -> Vec<Vec<usize>> {
     let mut links = vec![Vec::new(); grid.candidates.len()];
     for unit in 0..grid.unit_count() {
-        if grid.place_mask(unit, digit).count_ones() != 2 {
-            continue;
-        }
-        if let &[a, b] = grid.places(unit, digit).as_slice() {
+        if let Some((a, b)) = grid.two_places(unit, digit) {
             if !links[a].contains(&b) {
                 links[a].push(b);
                 links[b].push(a);

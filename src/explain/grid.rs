@@ -250,6 +250,16 @@ impl Grid {
         self.place_masks[unit * self.side + usize::from(digit - 1)]
     }
 
+    /// The two places of `digit` in `unit` when it has exactly two there
+    /// (a strong link), in the unit's order.
+    pub(super) fn two_places(&self, unit: usize, digit: u8) -> Option<(usize, usize)> {
+        let mask = self.place_mask(unit, digit);
+        (mask.count_ones() == 2).then(|| {
+            let cell = |place: u32| self.geometry().unit_cell(unit, place as usize);
+            (cell(mask.trailing_zeros()), cell(mask.ilog2()))
+        })
+    }
+
     /// The units in the order people scan them: boxes (and other regions)
     /// first, then rows and columns.
     pub(super) fn scan_order(&self) -> &[usize] {

@@ -65,9 +65,8 @@ pub(super) fn hidden(grid: &Grid, size: usize) -> Option<Step> {
             if spots.count_ones() as usize != size {
                 return None;
             }
-            let cells: Vec<usize> =
+            let mut cells: Vec<usize> =
                 grid.unit(unit).enumerate().filter(|&(i, _)| spots >> i & 1 == 1).map(|(_, c)| c).collect();
-            let mut cells = cells;
             cells.sort_unstable();
             let kept = subset.fold(0u32, |m, (d, _)| m | 1 << (d - 1));
             let eliminations: Vec<(usize, u8)> =

@@ -111,11 +111,7 @@ pub(super) fn w(grid: &Grid) -> Option<Step> {
                 return None;
             }
             (0..grid.unit_count()).find_map(|unit| {
-                if grid.place_mask(unit, x).count_ones() != 2 {
-                    return None;
-                }
-                let places = grid.places(unit, x);
-                let &[p, q] = places.as_slice() else { return None };
+                let (p, q) = grid.two_places(unit, x)?;
                 if [p, q].iter().any(|c| *c == a || *c == b) {
                     return None;
                 }
