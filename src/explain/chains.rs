@@ -2,6 +2,7 @@
 //! links, pairs of cells that are a digit's only places in some region, so
 //! that one of the two holds it.
 
+use smallvec::smallvec;
 use std::collections::VecDeque;
 
 use itertools::Itertools;
@@ -69,7 +70,7 @@ pub(super) fn colouring(grid: &Grid) -> Option<Step> {
                         symbol(digit),
                         grid.cell_names(same)
                     );
-                    return Some(Step::new(technique, component.clone(), vec![digit], Vec::new(), eliminations, sentence));
+                    return Some(Step::new(technique, component.clone(), smallvec![digit], Vec::new(), eliminations, sentence));
                 }
             }
             let eliminations: Vec<(usize, u8)> = (0..grid.candidates.len())
@@ -89,7 +90,7 @@ pub(super) fn colouring(grid: &Grid) -> Option<Step> {
                 grid.cell_names(&trapped),
                 symbol(digit)
             );
-            Some(Step::new(technique, component.clone(), vec![digit], Vec::new(), eliminations, sentence))
+            Some(Step::new(technique, component.clone(), smallvec![digit], Vec::new(), eliminations, sentence))
         })
     })
 }
@@ -175,7 +176,7 @@ fn chain_step(grid: &Grid, digit: u8, start: usize, end_state: usize, parent: &[
         .map(|(i, &c)| {
             let name = grid.cell_name(c);
             match i {
-                0 => name,
+                0 => name.to_string(),
                 _ if i % 2 == 1 => format!("={name}"),
                 _ => format!("-{name}"),
             }
@@ -189,5 +190,5 @@ fn chain_step(grid: &Grid, digit: u8, start: usize, end_state: usize, parent: &[
         symbol(digit),
         grid.cell_names(&removed)
     );
-    Some(Step::new(Technique::XChain, chain, vec![digit], Vec::new(), eliminations, sentence))
+    Some(Step::new(Technique::XChain, chain, smallvec![digit], Vec::new(), eliminations, sentence))
 }

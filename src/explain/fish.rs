@@ -4,6 +4,7 @@
 //! exchanged.
 
 use itertools::Itertools;
+use smallvec::smallvec;
 
 use super::grid::{Grid, symbol};
 use super::{Step, Technique};
@@ -64,7 +65,7 @@ pub(super) fn basic(grid: &Grid, fish_size: usize) -> Option<Step> {
                     );
                     let mut cells = cells;
                     cells.sort_unstable();
-                    Some(Step::new(technique, cells, vec![digit], Vec::new(), eliminations, sentence))
+                    Some(Step::new(technique, cells, smallvec![digit], Vec::new(), eliminations, sentence))
                 })
             })
         },

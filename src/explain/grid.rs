@@ -1,6 +1,8 @@
 //! The pencil marks a person keeps: each cell's digit or candidates, with
 //! the names that steps use for cells, regions and digits.
 
+use std::fmt::{self, Write as _};
+
 use crate::board::{Board, Geometry, Region, Rules};
 
 use super::Step;
@@ -24,6 +26,13 @@ pub(super) struct Grid {
     place_masks: Vec<u32>,
     /// The digits placed in each unit, one bit each.
     placed: Vec<u32>,
+    /// The empty cells with one candidate left, bit `c % 64` of word
+    /// `c / 64`; and the digits with one place left in each unit. Kept
+    /// with the candidates, so that the singles, most steps of most
+    /// puzzles, are found without a look at every cell and every digit of
+    /// every unit.
+    one_candidate: Vec<u64>,
+    one_place: Vec<u32>,
     /// How many cells are empty.
     empty: usize,
     /// Whether an empty cell has no candidate left, or a unit no place for
@@ -85,7 +94,7 @@ impl Grid {
             })
             .collect();
         let side = geometry.side;
-        let mut place_masks = vec![0; geometry.unit_count() * side];
+        let mut place_masks = vec![0u32; geometry.unit_count() * side];
         let mut placed = vec![0; geometry.unit_count()];
         for (cell, &candidates) in candidates.iter().enumerate() {
             for m in geometry.memberships(cell) {
@@ -98,6 +107,14 @@ impl Grid {
         let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
         scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
         let empty = candidates.len() - values.iter().filter(|&&v| v != 0).count();
+        let mut one_candidate = vec![0u64; candidates.len().div_ceil(64)];
+        for (cell, &candidates) in candidates.iter().enumerate() {
+            one_candidate[cell / 64] |= u64::from(candidates.is_power_of_two()) << (cell % 64);
+        }
+        let one_place = place_masks
+            .chunks(side)
+            .map(|masks| (0..side).fold(0, |singles, d| singles | u32::from(masks[d].is_power_of_two()) << d))
+            .collect();
         let mut grid = Grid {
             rules: rules.clone(),
             puzzle: board.clone(),
@@ -106,6 +123,8 @@ impl Grid {
             candidates,
             place_masks,
             placed,
+            one_candidate,
+            one_place,
             empty,
             contradictory: false,
             emptied: Vec::new(),
@@ -123,21 +142,46 @@ impl Grid {
         if gone == 0 {
             return;
         }
-        self.candidates[cell] &= !gone;
-        if self.candidates[cell] == 0 {
+        let left = self.candidates[cell] & !gone;
+        self.candidates[cell] = left;
+        if left == 0 {
             self.emptied.push((cell, None));
+        }
+        let bit = 1 << (cell % 64);
+        if left.is_power_of_two() {
+            self.one_candidate[cell / 64] |= bit;
+        } else {
+            self.one_candidate[cell / 64] &= !bit;
         }
         let geometry = self.rules.geometry();
         for m in geometry.memberships(cell) {
             let unit = usize::from(m.unit);
             for digit in digits(gone) {
                 let slot = unit * self.side + usize::from(digit - 1);
-                self.place_masks[slot] &= !(1 << m.place);
-                if self.place_masks[slot] == 0 {
+                let places = self.place_masks[slot] & !(1 << m.place);
+                self.place_masks[slot] = places;
+                if places == 0 {
                     self.emptied.push((unit, Some(digit)));
+                }
+                let bit = 1 << (digit - 1);
+                if places.is_power_of_two() {
+                    self.one_place[unit] |= bit;
+                } else {
+                    self.one_place[unit] &= !bit;
                 }
             }
         }
+    }
+
+    /// The first empty cell with one candidate left.
+    pub(super) fn first_with_one_candidate(&self) -> Option<usize> {
+        let (word, &bits) = self.one_candidate.iter().enumerate().find(|&(_, &bits)| bits != 0)?;
+        Some(word * 64 + bits.trailing_zeros() as usize)
+    }
+
+    /// The digits with one place left in `unit`, one bit each.
+    pub(super) fn one_place(&self, unit: usize) -> u32 {
+        self.one_place[unit]
     }
 
     pub(super) fn geometry(&self) -> &Geometry {
@@ -204,6 +248,17 @@ impl Grid {
         self.contradictory |= found;
         self.emptied.clear();
         debug_assert_eq!(self.contradictory, self.contradiction_anywhere(), "kept as the grid changed");
+        debug_assert!(
+            (0..self.candidates.len())
+                .all(|c| { (self.one_candidate[c / 64] >> (c % 64) & 1 == 1) == self.candidates[c].is_power_of_two() }),
+            "cells with one candidate kept as the grid changed"
+        );
+        debug_assert!(
+            self.place_masks.chunks(self.side).zip(&self.one_place).all(|(masks, &singles)| {
+                (0..self.side).all(|d| (singles >> d & 1 == 1) == masks[d].is_power_of_two())
+            }),
+            "digits with one place kept as the grid changed"
+        );
     }
 
     /// An empty cell without candidates, or a unit with no place for a
@@ -293,21 +348,51 @@ impl Grid {
         (0..self.unit_count()).filter(|&u| self.kind(u) == kind).collect()
     }
 
-    pub(super) fn cell_name(&self, cell: usize) -> String {
-        format!("r{}c{}", cell / self.side + 1, cell % self.side + 1)
+    /// A cell's name, `r5c6`, written where it is used: a step's sentence
+    /// names several, and an allocation for each cost more than the rest
+    /// of finding a single.
+    pub(super) fn cell_name(&self, cell: usize) -> CellName {
+        CellName { row: cell / self.side + 1, column: cell % self.side + 1 }
     }
 
     pub(super) fn cell_names(&self, cells: &[usize]) -> String {
         list(cells.iter().map(|&c| self.cell_name(c)))
     }
 
-    pub(super) fn unit_name(&self, unit: usize) -> String {
-        let kind = match self.kind(unit) {
-            Region::Jigsaw => "region".to_owned(),
-            Region::Extra => "extra region".to_owned(),
-            kind => kind.to_string(),
-        };
-        format!("{kind} {}", self.ordinals[unit])
+    /// A unit's name, `box 5` or `region 3`, written where it is used.
+    pub(super) fn unit_name(&self, unit: usize) -> UnitName {
+        UnitName { kind: self.kind(unit), ordinal: self.ordinals[unit] }
+    }
+}
+
+/// See [`Grid::cell_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct CellName {
+    row: usize,
+    column: usize,
+}
+
+impl fmt::Display for CellName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}c{}", self.row, self.column)
+    }
+}
+
+/// See [`Grid::unit_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct UnitName {
+    kind: Region,
+    ordinal: usize,
+}
+
+impl fmt::Display for UnitName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            Region::Jigsaw => f.write_str("region")?,
+            Region::Extra => f.write_str("extra region")?,
+            kind => write!(f, "{kind}")?,
+        }
+        write!(f, " {}", self.ordinal)
     }
 }
 
@@ -331,15 +416,21 @@ pub(super) fn symbol(digit: u8) -> char {
 }
 
 pub(super) fn symbols(bits: u32) -> String {
-    list(digits(bits).map(|d| symbol(d).to_string()))
+    list(digits(bits).map(symbol))
 }
 
 /// `a`, `a and b`, `a, b and c`.
-pub(super) fn list(items: impl Iterator<Item = String>) -> String {
-    let items: Vec<String> = items.collect();
-    match items.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+pub(super) fn list<T: fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    let mut text = String::new();
+    let mut items = items.peekable();
+    let mut first = true;
+    while let Some(item) = items.next() {
+        if !first {
+            text.push_str(if items.peek().is_some() { ", " } else { " and " });
+        }
+        first = false;
+        // Writing to a string cannot fail.
+        let _ = write!(text, "{item}");
     }
+    text
 }

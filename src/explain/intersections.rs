@@ -2,6 +2,7 @@
 //! shares with another region cannot go in the rest of that other region.
 
 use crate::Region;
+use smallvec::smallvec;
 
 use super::grid::{Grid, symbol};
 use super::{Step, Technique};
@@ -40,7 +41,7 @@ pub(super) fn locked(grid: &Grid, claiming: bool) -> Option<Step> {
                     grid.unit_name(other),
                     grid.cell_names(&removed)
                 );
-                Some(Step::new(technique, places.clone(), vec![digit], Vec::new(), eliminations, sentence))
+                Some(Step::new(technique, places.clone(), smallvec![digit], Vec::new(), eliminations, sentence))
             })
         })
     })

@@ -1,8 +1,12 @@
 //! [`Step`]: one deduction, and the [`Technique`] it uses.
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
-use super::grid::Grid;
+use smallvec::{SmallVec, smallvec};
+
+use super::grid::{CellName, Grid, UnitName, symbol};
 use super::rating::Level;
 use super::{cages, chains, fish, intersections, neighbours, singles, subsets, uniqueness, wings};
 
@@ -234,29 +238,125 @@ impl fmt::Display for Technique {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     technique: Technique,
-    cells: Vec<usize>,
-    digits: Vec<u8>,
-    placements: Vec<(usize, u8)>,
+    cells: PatternCells,
+    digits: PatternDigits,
+    placements: SmallVec<[(usize, u8); 1]>,
     eliminations: Vec<(usize, u8)>,
-    sentence: String,
+    sentence: Sentence,
+    /// The sentence as text, once [`Step::sentence`] has asked for it.
+    written: Written,
 }
+
+/// What a step's sentence says. The singles, most of the steps of most
+/// puzzles, keep the names in it and are written when asked for: a rating,
+/// or a caller that looks only at placements, never pays for the text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Sentence {
+    Text(String),
+    FullHouse { cell: CellName, unit: UnitName, digit: u8 },
+    NakedSingle { cell: CellName, digit: u8 },
+    HiddenSingle { unit: UnitName, digit: u8, cell: CellName },
+}
+
+impl fmt::Display for Sentence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sentence::Text(text) => f.write_str(text),
+            Sentence::FullHouse { cell, unit, digit } => write!(
+                f,
+                "{}: {cell} is the last empty cell of {unit}, so it is {}.",
+                Technique::FullHouse,
+                symbol(*digit)
+            ),
+            Sentence::NakedSingle { cell, digit } => {
+                write!(f, "{}: {cell} has one candidate left, {}.", Technique::NakedSingle, symbol(*digit))
+            }
+            Sentence::HiddenSingle { unit, digit, cell } => {
+                write!(f, "{}: in {unit}, {} fits only in {cell}.", Technique::HiddenSingle, symbol(*digit))
+            }
+        }
+    }
+}
+
+/// A step's sentence written out, kept once written. It is what the
+/// sentence says, so it takes no part in comparing or hashing steps.
+#[derive(Clone, Debug, Default)]
+struct Written(OnceLock<String>);
+
+impl PartialEq for Written {
+    fn eq(&self, _: &Written) -> bool {
+        true
+    }
+}
+
+impl Eq for Written {}
+
+impl Hash for Written {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+/// A step's pattern: most are a cell or a few, held without an allocation
+/// (the singles that make most steps of an easy puzzle would otherwise
+/// allocate three lists each).
+pub(super) type PatternCells = SmallVec<[usize; 4]>;
+/// The digits of a step's pattern.
+pub(super) type PatternDigits = SmallVec<[u8; 4]>;
 
 impl Step {
     /// A step of `technique` over the pattern of `cells` and `digits`,
     /// with what it places and rules out (each sorted here) and its sentence.
     pub(super) fn new(
         technique: Technique,
-        cells: Vec<usize>,
-        digits: Vec<u8>,
-        mut placements: Vec<(usize, u8)>,
+        cells: impl Into<PatternCells>,
+        digits: PatternDigits,
+        placements: Vec<(usize, u8)>,
         mut eliminations: Vec<(usize, u8)>,
         sentence: String,
     ) -> Step {
+        let mut placements = SmallVec::from_vec(placements);
         placements.sort_unstable();
         placements.dedup();
         eliminations.sort_unstable();
         eliminations.dedup();
-        Step { technique, cells, digits, placements, eliminations, sentence }
+        Step {
+            technique,
+            cells: cells.into(),
+            digits,
+            placements,
+            eliminations,
+            sentence: Sentence::Text(sentence),
+            written: Written::default(),
+        }
+    }
+
+    /// A step that places `digit` in `cell` because it is the last empty
+    /// cell of `unit`.
+    pub(super) fn full_house(grid: &Grid, cell: usize, digit: u8, unit: usize) -> Step {
+        let sentence = Sentence::FullHouse { cell: grid.cell_name(cell), unit: grid.unit_name(unit), digit };
+        Step::single(Technique::FullHouse, cell, digit, sentence)
+    }
+
+    /// A step that places `digit`, the last candidate of `cell`.
+    pub(super) fn naked_single(grid: &Grid, cell: usize, digit: u8) -> Step {
+        Step::single(Technique::NakedSingle, cell, digit, Sentence::NakedSingle { cell: grid.cell_name(cell), digit })
+    }
+
+    /// A step that places `digit` in `cell`, its last place in `unit`.
+    pub(super) fn hidden_single(grid: &Grid, cell: usize, digit: u8, unit: usize) -> Step {
+        let sentence = Sentence::HiddenSingle { unit: grid.unit_name(unit), digit, cell: grid.cell_name(cell) };
+        Step::single(Technique::HiddenSingle, cell, digit, sentence)
+    }
+
+    fn single(technique: Technique, cell: usize, digit: u8, sentence: Sentence) -> Step {
+        Step {
+            technique,
+            cells: smallvec![cell],
+            digits: smallvec![digit],
+            placements: smallvec![(cell, digit)],
+            eliminations: Vec::new(),
+            sentence,
+            written: Written::default(),
+        }
     }
 
     /// The technique the step uses.
@@ -296,12 +396,18 @@ impl Step {
     /// The sentence that explains the step.
     #[must_use]
     pub fn sentence(&self) -> &str {
-        &self.sentence
+        match &self.sentence {
+            Sentence::Text(text) => text,
+            sentence => self.written.0.get_or_init(|| sentence.to_string()),
+        }
     }
 }
 
 impl fmt::Display for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.sentence)
+        match self.written.0.get() {
+            Some(text) => f.write_str(text),
+            None => self.sentence.fmt(f),
+        }
     }
 }

@@ -4,6 +4,7 @@
 use super::grid::{Grid, digits, symbol, symbols};
 use super::singles::single;
 use super::{Step, Technique};
+use smallvec::smallvec;
 
 /// Whether the digits of `corners` (top left, top right, bottom left,
 /// bottom right) could trade places without breaking a region: every
@@ -104,5 +105,5 @@ pub(super) fn bug_plus_one(grid: &Grid) -> Option<Step> {
         grid.cell_name(cell),
         symbol(digit)
     );
-    Some(Step::new(Technique::BugPlusOne, vec![cell], vec![digit], vec![(cell, digit)], Vec::new(), sentence))
+    Some(Step::new(Technique::BugPlusOne, vec![cell], smallvec![digit], vec![(cell, digit)], Vec::new(), sentence))
 }

@@ -3,6 +3,7 @@
 //! ends.
 
 use itertools::Itertools;
+use smallvec::smallvec;
 
 use super::grid::{Grid, digits, symbol, symbols};
 use super::singles::single;
@@ -132,7 +133,7 @@ pub(super) fn w(grid: &Grid) -> Option<Step> {
                     symbol(y),
                     symbol(y)
                 );
-                Some(Step::new(Technique::WWing, vec![a, b, p, q], vec![x, y], Vec::new(), eliminations.clone(), sentence))
+                Some(Step::new(Technique::WWing, vec![a, b, p, q], smallvec![x, y], Vec::new(), eliminations.clone(), sentence))
             })
         })
     })
