@@ -4,11 +4,10 @@
 //! exchanged.
 
 use itertools::Itertools;
-use smallvec::smallvec;
+use smallvec::{SmallVec, smallvec};
 
 use super::grid::{Grid, symbol};
 use super::{Step, Technique};
-use crate::Region;
 
 pub(super) fn basic(grid: &Grid, fish_size: usize) -> Option<Step> {
     let technique = match fish_size {
@@ -17,20 +16,18 @@ pub(super) fn basic(grid: &Grid, fish_size: usize) -> Option<Step> {
         _ => Technique::Jellyfish,
     };
     let side = grid.side;
-    if grid.lines(Region::Row).len() != side || grid.lines(Region::Column).len() != side {
-        return None;
-    }
+    let line_units = grid.lines()?;
     // Row `r` of a row-based fish is `(r, c)`; of a column-based one, `(c, r)`.
-    [("rows", "columns", false), ("columns", "rows", true)].into_iter().find_map(
-        |(base_name, cover_name, transposed)| {
+    [("rows", "columns", false), ("columns", "rows", true)].into_iter().zip(line_units).find_map(
+        |((base_name, cover_name, transposed), units)| {
             let cell = move |line: usize, across: usize| if transposed { across * side + line } else { line * side + across };
             (1..=u8::try_from(side).unwrap_or(0)).find_map(|digit| {
-                // Each base line with 2..=size places, as a mask of positions across it.
-                let lines: Vec<(usize, u32)> = (0..side)
-                    .map(|line| {
-                        let across = (0..side).filter(|&a| grid.has(cell(line, a), digit)).fold(0u32, |m, a| m | 1 << a);
-                        (line, across)
-                    })
+                // Each base line with 2..=size places, as a mask of positions
+                // across it: the digit's places in the line's unit.
+                let lines: SmallVec<[(usize, u32); 25]> = units
+                    .iter()
+                    .map(|&unit| grid.place_mask(unit, digit))
+                    .enumerate()
                     .filter(|&(_, across)| (2..=fish_size).contains(&(across.count_ones() as usize)))
                     .collect();
                 lines.iter().combinations(fish_size).find_map(|base| {

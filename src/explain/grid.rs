@@ -33,6 +33,9 @@ pub(super) struct Grid {
     /// every unit.
     one_candidate: Vec<u64>,
     one_place: Vec<u32>,
+    /// The units with one digit left to place, bit `u % 64` of word
+    /// `u / 64`: where a full house may be.
+    one_missing: Vec<u64>,
     /// How many cells are empty.
     empty: usize,
     /// Whether an empty cell has no candidate left, or a unit no place for
@@ -49,6 +52,8 @@ pub(super) struct Grid {
     /// The units in the order people scan them for hidden singles: boxes
     /// (and other regions) first, then rows and columns.
     scan_order: Vec<usize>,
+    /// See [`Grid::lines`].
+    lines: Option<[Vec<usize>; 2]>,
 }
 
 impl Grid {
@@ -60,16 +65,29 @@ impl Grid {
         let rules = board.rules();
         let geometry = rules.geometry();
         let values: Vec<u8> = board.cells().map(|digit| digit.unwrap_or(0)).collect();
+        let mut placed = vec![0; geometry.unit_count()];
+        for (cell, &value) in values.iter().enumerate() {
+            for m in geometry.memberships(cell) {
+                placed[usize::from(m.unit)] |= bit(value).unwrap_or(0);
+            }
+        }
+        // Without cages and groups of distinct digits, a cell's peers are
+        // its units' cells, whose digits are known by unit already.
+        let peers_are_units = geometry.cages.is_empty() && geometry.distinct.is_empty();
         let candidates: Vec<u32> = (0..geometry.cells)
             .map(|cell| {
                 if values[cell] != 0 {
                     return 0;
                 }
-                let left = geometry
-                    .peers(cell)
-                    .iter()
-                    .filter_map(|&peer| bit(values[usize::from(peer)]))
-                    .fold(geometry.full, |left, taken| left & !taken);
+                let left = if peers_are_units {
+                    geometry.memberships(cell).iter().fold(geometry.full, |left, m| left & !placed[usize::from(m.unit)])
+                } else {
+                    geometry
+                        .peers(cell)
+                        .iter()
+                        .filter_map(|&peer| bit(values[usize::from(peer)]))
+                        .fold(geometry.full, |left, taken| left & !taken)
+                };
                 if !geometry.non_consecutive {
                     return left;
                 }
@@ -95,15 +113,24 @@ impl Grid {
             .collect();
         let side = geometry.side;
         let mut place_masks = vec![0u32; geometry.unit_count() * side];
-        let mut placed = vec![0; geometry.unit_count()];
         for (cell, &candidates) in candidates.iter().enumerate() {
             for m in geometry.memberships(cell) {
-                placed[usize::from(m.unit)] |= bit(values[cell]).unwrap_or(0);
                 for digit in digits(candidates) {
                     place_masks[usize::from(m.unit) * side + usize::from(digit - 1)] |= 1 << m.place;
                 }
             }
         }
+        let lines_of = |kind: Region, cell: fn(usize, usize, usize) -> usize| {
+            let units: Vec<usize> = (0..geometry.unit_count()).filter(|&u| geometry.region(u) == kind).collect();
+            let in_order = units.len() == side
+                && units.iter().enumerate().all(|(line, &unit)| {
+                    (0..side).all(|place| geometry.unit_cell(unit, place) == cell(side, line, place))
+                });
+            in_order.then_some(units)
+        };
+        let rows = lines_of(Region::Row, |side, row, column| row * side + column);
+        let columns = lines_of(Region::Column, |side, column, row| row * side + column);
+        let lines = rows.zip(columns).map(|(rows, columns)| [rows, columns]);
         let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
         scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
         let empty = candidates.len() - values.iter().filter(|&&v| v != 0).count();
@@ -115,6 +142,10 @@ impl Grid {
             .chunks(side)
             .map(|masks| (0..side).fold(0, |singles, d| singles | u32::from(masks[d].is_power_of_two()) << d))
             .collect();
+        let mut one_missing = vec![0u64; placed.len().div_ceil(64)];
+        for (unit, &digits) in placed.iter().enumerate() {
+            one_missing[unit / 64] |= u64::from(digits.count_ones() as usize + 1 == side) << (unit % 64);
+        }
         let mut grid = Grid {
             rules: rules.clone(),
             puzzle: board.clone(),
@@ -125,11 +156,13 @@ impl Grid {
             placed,
             one_candidate,
             one_place,
+            one_missing,
             empty,
             contradictory: false,
             emptied: Vec::new(),
             ordinals,
             scan_order,
+            lines,
         };
         grid.contradictory = grid.contradiction_anywhere();
         grid
@@ -179,6 +212,18 @@ impl Grid {
         Some(word * 64 + bits.trailing_zeros() as usize)
     }
 
+    /// The units with one digit left to place, in order.
+    pub(super) fn units_missing_one(&self) -> impl Iterator<Item = usize> + '_ {
+        self.one_missing.iter().enumerate().flat_map(|(word, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                let unit = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits.wrapping_sub(1);
+                (unit < (word + 1) * 64).then_some(unit)
+            })
+        })
+    }
+
     /// The digits with one place left in `unit`, one bit each.
     pub(super) fn one_place(&self, unit: usize) -> u32 {
         self.one_place[unit]
@@ -225,11 +270,19 @@ impl Grid {
             self.values[cell] = digit;
             self.empty -= 1;
             for m in geometry.memberships(cell) {
-                self.placed[usize::from(m.unit)] |= 1 << (digit - 1);
+                let unit = usize::from(m.unit);
+                self.placed[unit] |= 1 << (digit - 1);
+                let one_missing = self.placed[unit].count_ones() as usize + 1 == self.side;
+                self.one_missing[unit / 64] =
+                    self.one_missing[unit / 64] & !(1 << (unit % 64)) | u64::from(one_missing) << (unit % 64);
             }
             self.remove(cell, u32::MAX);
+            let bit = 1 << (digit - 1);
+            // Most peers lack the digit already: a look here saves a call.
             for &peer in geometry.peers(cell) {
-                self.remove(usize::from(peer), 1 << (digit - 1));
+                if self.candidates[usize::from(peer)] & bit != 0 {
+                    self.remove(usize::from(peer), bit);
+                }
             }
             if geometry.non_consecutive {
                 let near = geometry.consecutive_to(1 << (digit - 1));
@@ -258,6 +311,12 @@ impl Grid {
                 (0..self.side).all(|d| (singles >> d & 1 == 1) == masks[d].is_power_of_two())
             }),
             "digits with one place kept as the grid changed"
+        );
+        debug_assert!(
+            self.placed.iter().enumerate().all(|(u, &digits)| {
+                (self.one_missing[u / 64] >> (u % 64) & 1 == 1) == (digits.count_ones() as usize + 1 == self.side)
+            }),
+            "units missing one digit kept as the grid changed"
         );
     }
 
@@ -343,9 +402,11 @@ impl Grid {
         self.geometry().memberships(cell).iter().map(|m| usize::from(m.unit))
     }
 
-    /// The rows (or columns) of the board as units, when the rules have them.
-    pub(super) fn lines(&self, kind: Region) -> Vec<usize> {
-        (0..self.unit_count()).filter(|&u| self.kind(u) == kind).collect()
+    /// The units of the rows and of the columns, in order, when the rules
+    /// have every row and every column as a unit (a digit's places in row
+    /// `r` are then its columns there, and the other way round).
+    pub(super) fn lines(&self) -> Option<&[Vec<usize>; 2]> {
+        self.lines.as_ref()
     }
 
     /// A cell's name, `r5c6`, written where it is used: a step's sentence

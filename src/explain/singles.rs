@@ -5,12 +5,8 @@ use super::Step;
 use super::grid::Grid;
 
 pub(super) fn full_house(grid: &Grid) -> Option<Step> {
-    let one_left = grid.side - 1;
-    (0..grid.unit_count()).find_map(|unit| {
+    grid.units_missing_one().find_map(|unit| {
         let placed = grid.placed(unit);
-        if placed.count_ones() as usize != one_left {
-            return None;
-        }
         let cell = grid.unit(unit).find(|&c| grid.values[c] == 0)?;
         let missing = grid.geometry().full & !placed;
         // Anything else is a contradiction, which the caller reports.
