@@ -54,6 +54,9 @@ pub(super) struct Grid {
     scan_order: Vec<usize>,
     /// See [`Grid::lines`].
     lines: Option<[Vec<usize>; 2]>,
+    /// Whether a cell's peers are the cells of its units, with no cages or
+    /// groups of distinct digits.
+    peers_are_units: bool,
 }
 
 impl Grid {
@@ -163,6 +166,7 @@ impl Grid {
             ordinals,
             scan_order,
             lines,
+            peers_are_units,
         };
         grid.contradictory = grid.contradiction_anywhere();
         grid
@@ -278,10 +282,26 @@ impl Grid {
             }
             self.remove(cell, u32::MAX);
             let bit = 1 << (digit - 1);
-            // Most peers lack the digit already: a look here saves a call.
-            for &peer in geometry.peers(cell) {
-                if self.candidates[usize::from(peer)] & bit != 0 {
-                    self.remove(usize::from(peer), bit);
+            if self.peers_are_units {
+                // The peers that still have the digit are its places in
+                // the cell's units: only those are visited.
+                for m in geometry.memberships(cell) {
+                    let unit = usize::from(m.unit);
+                    let mut places = self.place_masks[unit * self.side + usize::from(digit - 1)];
+                    while places != 0 {
+                        let peer = geometry.unit_cell(unit, places.trailing_zeros() as usize);
+                        places &= places - 1;
+                        if self.candidates[peer] & bit != 0 {
+                            self.remove(peer, bit);
+                        }
+                    }
+                }
+            } else {
+                // Most peers lack the digit already: a look here saves a call.
+                for &peer in geometry.peers(cell) {
+                    if self.candidates[usize::from(peer)] & bit != 0 {
+                        self.remove(usize::from(peer), bit);
+                    }
                 }
             }
             if geometry.non_consecutive {
