@@ -9,7 +9,8 @@ use smallvec::{SmallVec, smallvec};
 use super::grid::{Grid, symbol};
 use super::{Step, Technique};
 
-pub(super) fn basic(grid: &Grid, fish_size: usize) -> Option<Step> {
+/// The fish of `fish_size` lines for the digits of `digits`.
+pub(super) fn basic(grid: &Grid, fish_size: usize, digits: u32) -> Option<Step> {
     let technique = match fish_size {
         2 => Technique::XWing,
         3 => Technique::Swordfish,
@@ -21,7 +22,7 @@ pub(super) fn basic(grid: &Grid, fish_size: usize) -> Option<Step> {
     [("rows", "columns", false), ("columns", "rows", true)].into_iter().zip(line_units).find_map(
         |((base_name, cover_name, transposed), units)| {
             let cell = move |line: usize, across: usize| if transposed { across * side + line } else { line * side + across };
-            (1..=u8::try_from(side).unwrap_or(0)).find_map(|digit| {
+            super::grid::digits(digits & grid.geometry().full).find_map(|digit| {
                 // Each base line with 2..=size places, as a mask of positions
                 // across it: the digit's places in the line's unit.
                 let lines: SmallVec<[(usize, u32); 25]> = units

@@ -54,6 +54,8 @@ pub(super) struct Grid {
     scan_order: Vec<usize>,
     /// See [`Grid::lines`].
     lines: Option<[Vec<usize>; 2]>,
+    /// The digits whose places the step being applied changed.
+    changed_digits: u32,
     /// Whether a cell's peers are the cells of its units, with no cages or
     /// groups of distinct digits.
     peers_are_units: bool,
@@ -166,6 +168,7 @@ impl Grid {
             ordinals,
             scan_order,
             lines,
+            changed_digits: 0,
             peers_are_units,
         };
         grid.contradictory = grid.contradiction_anywhere();
@@ -179,6 +182,7 @@ impl Grid {
         if gone == 0 {
             return;
         }
+        self.changed_digits |= gone;
         let left = self.candidates[cell] & !gone;
         self.candidates[cell] = left;
         if left == 0 {
@@ -265,7 +269,9 @@ impl Grid {
         self.placed[unit]
     }
 
-    pub(super) fn apply(&mut self, step: &Step) {
+    /// Applies the step, and returns the digits whose places changed (bit
+    /// `d - 1` for digit `d`).
+    pub(super) fn apply(&mut self, step: &Step) -> u32 {
         // The rules are shared: a handle of their own lets them be read
         // while the candidates are written.
         let rules = self.rules.clone();
@@ -338,6 +344,7 @@ impl Grid {
             }),
             "units missing one digit kept as the grid changed"
         );
+        std::mem::take(&mut self.changed_digits)
     }
 
     /// An empty cell without candidates, or a unit with no place for a

@@ -8,12 +8,13 @@ use super::grid::{Grid, symbol};
 use super::{Step, Technique};
 
 /// Pointing (from a box or other region into a line) or, with `claiming`,
-/// claiming (from a row or column into a box or other region).
-pub(super) fn locked(grid: &Grid, claiming: bool) -> Option<Step> {
+/// claiming (from a row or column into a box or other region), for the
+/// digits of `digits`.
+pub(super) fn locked(grid: &Grid, claiming: bool, digits: u32) -> Option<Step> {
     let technique = if claiming { Technique::Claiming } else { Technique::Pointing };
     let is_line = |unit: usize| matches!(grid.kind(unit), Region::Row | Region::Column);
     (0..grid.unit_count()).filter(|&u| is_line(u) == claiming).find_map(|unit| {
-        (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
+        super::grid::digits(digits & grid.geometry().full).find_map(|digit| {
             let mask = grid.place_mask(unit, digit);
             if mask.count_ones() < 2 {
                 return None;

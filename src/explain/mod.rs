@@ -86,6 +86,10 @@ pub enum Ending {
 #[derive(Clone, Debug)]
 pub struct Explain {
     grid: Grid,
+    /// For each technique that looks at one digit at a time, the digits
+    /// whose places changed since it last looked at every digit and found
+    /// nothing: the others would give nothing again.
+    unsettled: [u32; Technique::ALL.len()],
     /// Whether the puzzle has one solution: counted when first needed.
     unique: Option<bool>,
     ending: Option<Ending>,
@@ -93,7 +97,7 @@ pub struct Explain {
 
 impl Explain {
     pub(crate) fn new(board: &Board) -> Explain {
-        Explain { grid: Grid::new(board), unique: None, ending: None }
+        Explain { grid: Grid::new(board), unsettled: [u32::MAX; Technique::ALL.len()], unique: None, ending: None }
     }
 
     /// Why the steps ended, or `None` while they have not.
@@ -120,14 +124,24 @@ impl Explain {
     }
 
     fn find(&mut self) -> Option<Step> {
-        for technique in Technique::ALL {
+        for (k, technique) in Technique::ALL.into_iter().enumerate() {
             let needs_uniqueness = technique.needs_uniqueness();
             if needs_uniqueness && (self.grid.has_cages() || self.unique == Some(false)) {
                 continue;
             }
+            let per_digit = technique.is_per_digit();
+            let digits = self.unsettled[k];
+            let found = if per_digit && digits == 0 { None } else { technique.find(&self.grid, digits) };
+            debug_assert!(
+                !per_digit || found == technique.find(&self.grid, u32::MAX),
+                "{technique}: digits whose places did not change give no step"
+            );
+            if found.is_none() && per_digit {
+                self.unsettled[k] = 0;
+            }
             // The count that tells whether the puzzle is unique costs more
             // than looking for the pattern: it is made only for a step found.
-            if let Some(step) = technique.find(&self.grid) {
+            if let Some(step) = found {
                 if needs_uniqueness && !self.is_unique() {
                     continue;
                 }
@@ -155,7 +169,10 @@ impl Iterator for Explain {
         }
         let step = self.find();
         if let Some(step) = &step {
-            self.grid.apply(step);
+            let changed = self.grid.apply(step);
+            for digits in &mut self.unsettled {
+                *digits |= changed;
+            }
         } else {
             self.ending = Some(Ending::Stuck { empty: self.grid.empty() });
         }

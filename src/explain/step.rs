@@ -193,15 +193,26 @@ impl Technique {
         matches!(self, Technique::UniqueRectangle | Technique::BugPlusOne)
     }
 
+    /// Whether the technique looks at one digit at a time: a use of it for
+    /// a digit depends only on that digit's places.
+    pub(super) const fn is_per_digit(self) -> bool {
+        matches!(
+            self,
+            Technique::Pointing | Technique::Claiming | Technique::XWing | Technique::Swordfish | Technique::Jellyfish
+        )
+    }
+
     /// The first use of the technique on `grid`, if it has one that
-    /// places a digit or rules a candidate out.
-    pub(super) fn find(self, grid: &Grid) -> Option<Step> {
+    /// places a digit or rules a candidate out. A technique that looks at
+    /// one digit at a time ([`Technique::is_per_digit`]) looks only at the
+    /// digits of `digits` (bit `d - 1` for digit `d`); the others ignore it.
+    pub(super) fn find(self, grid: &Grid, digits: u32) -> Option<Step> {
         match self {
             Technique::FullHouse => singles::full_house(grid),
             Technique::NakedSingle => singles::naked_single(grid),
             Technique::HiddenSingle => singles::hidden_single(grid),
-            Technique::Pointing => intersections::locked(grid, false),
-            Technique::Claiming => intersections::locked(grid, true),
+            Technique::Pointing => intersections::locked(grid, false, digits),
+            Technique::Claiming => intersections::locked(grid, true, digits),
             Technique::CageCombination => cages::combinations(grid),
             Technique::InniesAndOuties => cages::innies_and_outies(grid),
             Technique::NonConsecutive => neighbours::non_consecutive(grid),
@@ -211,9 +222,9 @@ impl Technique {
             Technique::HiddenPair => subsets::hidden(grid, 2),
             Technique::HiddenTriple => subsets::hidden(grid, 3),
             Technique::HiddenQuad => subsets::hidden(grid, 4),
-            Technique::XWing => fish::basic(grid, 2),
-            Technique::Swordfish => fish::basic(grid, 3),
-            Technique::Jellyfish => fish::basic(grid, 4),
+            Technique::XWing => fish::basic(grid, 2, digits),
+            Technique::Swordfish => fish::basic(grid, 3, digits),
+            Technique::Jellyfish => fish::basic(grid, 4, digits),
             Technique::XyWing => wings::xy(grid),
             Technique::XyzWing => wings::xyz(grid),
             Technique::WWing => wings::w(grid),
