@@ -79,43 +79,7 @@ impl Grid {
         // Without cages and groups of distinct digits, a cell's peers are
         // its units' cells, whose digits are known by unit already.
         let peers_are_units = geometry.cages.is_empty() && geometry.distinct.is_empty();
-        let candidates: Vec<u32> = (0..geometry.cells)
-            .map(|cell| {
-                if values[cell] != 0 {
-                    return 0;
-                }
-                let left = if peers_are_units {
-                    geometry.memberships(cell).iter().fold(geometry.full, |left, m| left & !placed[usize::from(m.unit)])
-                } else {
-                    geometry
-                        .peers(cell)
-                        .iter()
-                        .filter_map(|&peer| bit(values[usize::from(peer)]))
-                        .fold(geometry.full, |left, taken| left & !taken)
-                };
-                if !geometry.non_consecutive {
-                    return left;
-                }
-                geometry
-                    .side_neighbours(cell)
-                    .filter_map(|n| bit(values[n]))
-                    .fold(left, |left, taken| left & !geometry.consecutive_to(taken))
-            })
-            .collect();
-        // How many units of each kind came before, counted as they go by.
-        let mut seen: Vec<(Region, usize)> = Vec::new();
-        let ordinals = (0..geometry.unit_count())
-            .map(|unit| {
-                let kind = geometry.region(unit);
-                if let Some((_, count)) = seen.iter_mut().find(|(k, _)| *k == kind) {
-                    *count += 1;
-                    *count
-                } else {
-                    seen.push((kind, 1));
-                    1
-                }
-            })
-            .collect();
+        let candidates = first_candidates(geometry, &values, &placed, peers_are_units);
         let side = geometry.side;
         let mut place_masks = vec![0u32; geometry.unit_count() * side];
         for (cell, &candidates) in candidates.iter().enumerate() {
@@ -125,19 +89,7 @@ impl Grid {
                 }
             }
         }
-        let lines_of = |kind: Region, cell: fn(usize, usize, usize) -> usize| {
-            let units: Vec<usize> = (0..geometry.unit_count()).filter(|&u| geometry.region(u) == kind).collect();
-            let in_order = units.len() == side
-                && units.iter().enumerate().all(|(line, &unit)| {
-                    (0..side).all(|place| geometry.unit_cell(unit, place) == cell(side, line, place))
-                });
-            in_order.then_some(units)
-        };
-        let rows = lines_of(Region::Row, |side, row, column| row * side + column);
-        let columns = lines_of(Region::Column, |side, column, row| row * side + column);
-        let lines = rows.zip(columns).map(|(rows, columns)| [rows, columns]);
-        let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
-        scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
+        let (ordinals, scan_order, lines) = unit_layout(geometry);
         let empty = candidates.len() - values.iter().filter(|&&v| v != 0).count();
         let mut one_candidate = vec![0u64; candidates.len().div_ceil(64)];
         for (cell, &candidates) in candidates.iter().enumerate() {
@@ -482,6 +434,73 @@ impl fmt::Display for UnitName {
         }
         write!(f, " {}", self.ordinal)
     }
+}
+
+/// The candidates of each empty cell before the first step: every digit
+/// that no peer holds (nor, under the non-consecutive rule, is next to a
+/// neighbour's digit); 0 for a filled cell. `placed` is each unit's
+/// digits, which are a cell's peers' digits when `peers_are_units`.
+fn first_candidates(geometry: &Geometry, values: &[u8], placed: &[u32], peers_are_units: bool) -> Vec<u32> {
+    (0..geometry.cells)
+        .map(|cell| {
+            if values[cell] != 0 {
+                return 0;
+            }
+            let left = if peers_are_units {
+                geometry.memberships(cell).iter().fold(geometry.full, |left, m| left & !placed[usize::from(m.unit)])
+            } else {
+                geometry
+                    .peers(cell)
+                    .iter()
+                    .filter_map(|&peer| bit(values[usize::from(peer)]))
+                    .fold(geometry.full, |left, taken| left & !taken)
+            };
+            if !geometry.non_consecutive {
+                return left;
+            }
+            geometry
+                .side_neighbours(cell)
+                .filter_map(|n| bit(values[n]))
+                .fold(left, |left, taken| left & !geometry.consecutive_to(taken))
+        })
+        .collect()
+}
+
+/// For each unit, its number among the units of its kind (from 1); the
+/// units in the order people scan them for hidden singles (boxes and other
+/// regions first, then rows and columns); and, see [`Grid::lines`], the
+/// units of the rows and of the columns.
+fn unit_layout(geometry: &Geometry) -> (Vec<usize>, Vec<usize>, Option<[Vec<usize>; 2]>) {
+    let side = geometry.side;
+    // How many units of each kind came before, counted as they go by.
+    let mut seen: Vec<(Region, usize)> = Vec::new();
+    let ordinals = (0..geometry.unit_count())
+        .map(|unit| {
+            let kind = geometry.region(unit);
+            if let Some((_, count)) = seen.iter_mut().find(|(k, _)| *k == kind) {
+                *count += 1;
+                *count
+            } else {
+                seen.push((kind, 1));
+                1
+            }
+        })
+        .collect();
+    let lines_of = |kind: Region, cell: fn(usize, usize, usize) -> usize| {
+        let units: Vec<usize> = (0..geometry.unit_count()).filter(|&u| geometry.region(u) == kind).collect();
+        let in_order = units.len() == side
+            && units
+                .iter()
+                .enumerate()
+                .all(|(line, &unit)| (0..side).all(|place| geometry.unit_cell(unit, place) == cell(side, line, place)));
+        in_order.then_some(units)
+    };
+    let rows = lines_of(Region::Row, |side, row, column| row * side + column);
+    let columns = lines_of(Region::Column, |side, column, row| row * side + column);
+    let lines = rows.zip(columns).map(|(rows, columns)| [rows, columns]);
+    let mut scan_order: Vec<usize> = (0..geometry.unit_count()).collect();
+    scan_order.sort_by_key(|&u| matches!(geometry.region(u), Region::Row | Region::Column));
+    (ordinals, scan_order, lines)
 }
 
 /// The bit of `digit`, `None` for 0 (an empty cell).

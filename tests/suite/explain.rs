@@ -288,6 +288,34 @@ fn explain_is_lazy_fused_and_its_size_hint_holds() {
     assert_eq!(steps.board(), board.solve().unwrap());
 }
 
+/// Singles write their sentence only when asked: the text is the same
+/// through `sentence()` and `Display`, before and after it is kept, and a
+/// step asked for its text equals and hashes as its clone that was not.
+#[test]
+fn sentences_written_when_asked_are_the_same_every_way() {
+    use std::hash::BuildHasher;
+    let board: Board =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......".parse().unwrap();
+    let hasher = std::collections::hash_map::RandomState::new();
+    let mut techniques = HashSet::new();
+    for step in board.explain() {
+        let untouched = step.clone();
+        let displayed = step.to_string();
+        assert_eq!(step.sentence(), displayed);
+        assert_eq!(step.to_string(), displayed, "written once kept");
+        assert!(displayed.starts_with(&format!("{}: ", step.technique())), "{displayed}");
+        assert_eq!(step, untouched);
+        assert_eq!(hasher.hash_one(&step), hasher.hash_one(&untouched));
+        assert_eq!(untouched.sentence(), displayed);
+        techniques.insert(step.technique());
+    }
+    assert!(
+        [Technique::FullHouse, Technique::NakedSingle, Technique::HiddenSingle].iter().all(|t| techniques.contains(t)),
+        "{techniques:?}"
+    );
+    assert!(techniques.len() > 3, "steps besides singles: {techniques:?}");
+}
+
 #[test]
 fn ratings_order_puzzles_by_difficulty() {
     let easy: Board =
