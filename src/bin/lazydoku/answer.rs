@@ -285,7 +285,7 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
         Question::Check => check(settings, &puzzle),
         Question::Rate => Ok(rate(settings, &puzzle)),
         Question::Hint => Ok(hint(&puzzle)),
-        Question::Explain => Ok(explain(&puzzle)),
+        Question::Explain => Ok(explain(settings, &puzzle)),
         Question::Canon { .. } => canon(settings, &puzzle),
     };
     let Answer { status, text, word, mut fields, key, holds_board } = match found {
@@ -475,17 +475,27 @@ fn hint(puzzle: &Puzzle) -> Answer {
 }
 
 /// Every logical step, one per line, and how they end.
-fn explain(puzzle: &Puzzle) -> Answer {
+fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
+    // Each step is written in the one format that goes out: building the
+    // other took as long as finding the steps.
+    let json = settings.format == Some(Format::Json);
     let mut steps = puzzle.board.explain();
     let (mut text, mut objects, mut taken) = (String::new(), Vec::new(), 0);
     for step in steps.by_ref() {
         taken += 1;
-        let _ = writeln!(text, "{taken}. {step}");
-        objects.push(step_json(&step));
+        if json {
+            objects.push(step_json(&step));
+        } else {
+            let _ = writeln!(text, "{taken}. {step}");
+        }
     }
     let (status, end) = ending(&steps, taken);
+    let fields = if json {
+        vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))]
+    } else {
+        Vec::new()
+    };
     text.push_str(&end);
-    let fields = vec![("steps", format!("[{}]", objects.join(","))), ("ending", quote_str(&end))];
     Answer { status, text, word: "explained", fields, key: None, holds_board: true }
 }
 
