@@ -82,11 +82,13 @@ impl Grid {
         let candidates = first_candidates(geometry, &values, &placed, peers_are_units);
         let side = geometry.side;
         let mut place_masks = vec![0u32; geometry.unit_count() * side];
-        for (cell, &candidates) in candidates.iter().enumerate() {
-            for m in geometry.memberships(cell) {
-                for digit in digits(candidates) {
-                    place_masks[usize::from(m.unit) * side + usize::from(digit - 1)] |= 1 << m.place;
-                }
+        for (masks, unit) in place_masks.chunks_exact_mut(side).zip(geometry.units()) {
+            let mut unit_candidates = [0u32; 32];
+            for (slot, &cell) in unit_candidates.iter_mut().zip(unit) {
+                *slot = candidates[usize::from(cell)];
+            }
+            for (digit, mask) in masks.iter_mut().enumerate() {
+                *mask = (0..side).fold(0, |m, place| m | (unit_candidates[place] >> digit & 1) << place);
             }
         }
         let (ordinals, scan_order, lines) = unit_layout(geometry);
