@@ -246,7 +246,7 @@ impl fmt::Display for Technique {
 /// what it places and what it rules out, and a sentence that says why.
 ///
 /// `Display` writes the sentence.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Step {
     technique: Technique,
     cells: PatternCells,
@@ -411,6 +411,20 @@ impl Step {
             Sentence::Text(text) => text,
             sentence => self.written.0.get_or_init(|| sentence.to_string()),
         }
+    }
+}
+
+/// The fields a caller can see, with the sentence as its text.
+impl fmt::Debug for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Step")
+            .field("technique", &self.technique)
+            .field("cells", &self.cells)
+            .field("digits", &self.digits)
+            .field("placements", &self.placements)
+            .field("eliminations", &self.eliminations)
+            .field("sentence", &self.sentence())
+            .finish()
     }
 }
 

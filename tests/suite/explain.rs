@@ -307,6 +307,7 @@ fn sentences_written_when_asked_are_the_same_every_way() {
         assert_eq!(step, untouched);
         assert_eq!(hasher.hash_one(&step), hasher.hash_one(&untouched));
         assert_eq!(untouched.sentence(), displayed);
+        assert!(format!("{untouched:?}").contains(&format!("sentence: {displayed:?}")), "{untouched:?}");
         techniques.insert(step.technique());
     }
     assert!(
