@@ -414,7 +414,8 @@ impl Step {
     }
 }
 
-/// The fields a caller can see, with the sentence as its text.
+/// The fields a caller can see, with the sentence as its text (not the
+/// parts it is written from, nor whether it was written yet).
 impl fmt::Debug for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Step")
@@ -424,7 +425,7 @@ impl fmt::Debug for Step {
             .field("placements", &self.placements)
             .field("eliminations", &self.eliminations)
             .field("sentence", &self.sentence())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
