@@ -396,6 +396,20 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
     let givens = board.cells().flatten().count();
     let hardest = rating.hardest().map(Technique::name);
     let status = if rating.solutions() == 0 { Status::NoSolution } else { Status::Found };
+    // Only the format that goes out is built.
+    if settings.format == Some(Format::Json) {
+        let fields = vec![
+            ("puzzle", quote(settings, board)),
+            ("solutions", rating.solutions().to_string()),
+            ("givens", givens.to_string()),
+            ("guesses", rating.guesses().to_string()),
+            ("hardest", hardest.map_or_else(|| "null".to_owned(), quote_str)),
+            ("score", rating.score().to_string()),
+            ("level", quote_str(rating.level().name())),
+            ("canonical", canonical.as_ref().map_or_else(|| "null".to_owned(), |c| quote(settings, c))),
+        ];
+        return Answer { status, text: String::new(), word: "rated", fields, key: None, holds_board: true };
+    }
     // A puzzle with rules of its own is written as a line that reads back
     // with them, as the input could have been.
     let text = format!(
@@ -408,17 +422,7 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
         rating.level(),
         canonical.as_ref().map_or(String::new(), |c| symbols(settings, c.as_str())),
     );
-    let fields = vec![
-        ("puzzle", quote(settings, board)),
-        ("solutions", rating.solutions().to_string()),
-        ("givens", givens.to_string()),
-        ("guesses", rating.guesses().to_string()),
-        ("hardest", hardest.map_or_else(|| "null".to_owned(), quote_str)),
-        ("score", rating.score().to_string()),
-        ("level", quote_str(rating.level().name())),
-        ("canonical", canonical.as_ref().map_or_else(|| "null".to_owned(), |c| quote(settings, c))),
-    ];
-    Answer { status, text, word: "rated", fields, key: None, holds_board: true }
+    Answer { status, text, word: "rated", fields: Vec::new(), key: None, holds_board: true }
 }
 
 /// A step as a JSON object: technique, sentence, placements and eliminations.
