@@ -427,17 +427,24 @@ fn rate(settings: &Settings, puzzle: &Puzzle) -> Answer {
 
 /// A step as a JSON object: technique, sentence, placements and eliminations.
 fn step_json(step: &Step) -> String {
-    let pairs = |pairs: Vec<(usize, u8)>| {
-        let items: Vec<String> = pairs.iter().map(|(cell, digit)| format!("[{cell},{digit}]")).collect();
-        format!("[{}]", items.join(","))
+    // Written into one string: a puzzle's steps in JSON are some sixty of
+    // these, and a string for each part cost more than finding the step.
+    let pairs = |out: &mut String, key: &str, pairs: &mut dyn Iterator<Item = (usize, u8)>| {
+        let _ = write!(out, ",\"{key}\":[");
+        for (k, (cell, digit)) in pairs.enumerate() {
+            let _ = write!(out, "{}[{cell},{digit}]", if k == 0 { "" } else { "," });
+        }
+        out.push(']');
     };
-    format!(
-        "{{\"technique\":{},\"text\":{},\"placements\":{},\"eliminations\":{}}}",
-        quote_str(step.technique().name()),
-        quote_str(step.sentence()),
-        pairs(step.placements().collect()),
-        pairs(step.eliminations().collect())
-    )
+    let mut out = String::with_capacity(64 + step.sentence().len());
+    out.push_str("{\"technique\":");
+    push_quoted(&mut out, step.technique().name());
+    out.push_str(",\"text\":");
+    push_quoted(&mut out, step.sentence());
+    pairs(&mut out, "placements", &mut step.placements());
+    pairs(&mut out, "eliminations", &mut step.eliminations());
+    out.push('}');
+    out
 }
 
 /// What the end of the steps says, and its status.
@@ -671,19 +678,31 @@ fn quote(settings: &Settings, board: &Board) -> String {
 
 /// A JSON string literal.
 fn quote_str(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    let mut out = String::new();
+    push_quoted(&mut out, text);
     out
+}
+
+/// Writes `text` as a JSON string literal at the end of `out`: runs of
+/// characters that need no escape are copied whole.
+fn push_quoted(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut rest = text;
+    while let Some(at) = rest.find(|c: char| c == '"' || c == '\\' || c < ' ') {
+        out.push_str(&rest[..at]);
+        // Each character escaped is ASCII, one byte.
+        match rest.as_bytes()[at] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            control => {
+                let _ = write!(out, "\\u{control:04x}");
+            }
+        }
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
 }
 
 /// A board's text in the symbols the input used: 1-9 then A-P, or 0-F for
@@ -863,4 +882,17 @@ where
             }
         }
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote_str;
+
+    #[test]
+    fn json_strings_escape_quotes_backslashes_and_control_characters_only() {
+        assert_eq!(quote_str(""), "\"\"");
+        assert_eq!(quote_str("plain text, r5c6"), "\"plain text, r5c6\"");
+        assert_eq!(quote_str("a\"b\\c\td\u{1}é\u{1f}"), "\"a\\\"b\\\\c\\u0009d\\u0001é\\u001f\"");
+        assert_eq!(quote_str("\"\"\\"), "\"\\\"\\\"\\\\\"");
+    }
 }
