@@ -28,9 +28,10 @@ fn strong_links(grid: &Grid, digit: u8) -> Vec<Vec<usize>> {
 /// colour holds the digit. Two cells of one colour that see each other
 /// rule that colour out (a colour wrap); a cell that sees both colours
 /// cannot hold the digit (a colour trap).
-pub(super) fn colouring(grid: &Grid) -> Option<Step> {
+/// Only the digits of `digits` are looked at.
+pub(super) fn colouring(grid: &Grid, digits: u32) -> Option<Step> {
     let technique = Technique::SimpleColouring;
-    (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
+    super::grid::digits(digits & grid.geometry().full).find_map(|digit| {
         let links = strong_links(grid, digit);
         let mut colour: Vec<Option<bool>> = vec![None; links.len()];
         (0..links.len()).filter(|&c| !links[c].is_empty()).find_map(|start| {
@@ -101,8 +102,8 @@ const LONGEST_CHAIN: usize = 15;
 /// A chain of cells holding `digit`, from a strong link, alternating weak
 /// and strong links, to a strong link: one of its two ends holds the
 /// digit, so no cell that sees both ends can.
-pub(super) fn x_chain(grid: &Grid) -> Option<Step> {
-    (1..=u8::try_from(grid.side).unwrap_or(0)).find_map(|digit| {
+pub(super) fn x_chain(grid: &Grid, digits: u32) -> Option<Step> {
+    super::grid::digits(digits & grid.geometry().full).find_map(|digit| {
         let links = strong_links(grid, digit);
         let cells = links.len();
         (0..cells).filter(|&c| !links[c].is_empty()).find_map(|start| {

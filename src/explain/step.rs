@@ -198,7 +198,13 @@ impl Technique {
     pub(super) const fn is_per_digit(self) -> bool {
         matches!(
             self,
-            Technique::Pointing | Technique::Claiming | Technique::XWing | Technique::Swordfish | Technique::Jellyfish
+            Technique::Pointing
+                | Technique::Claiming
+                | Technique::XWing
+                | Technique::Swordfish
+                | Technique::Jellyfish
+                | Technique::SimpleColouring
+                | Technique::XChain
         )
     }
 
@@ -228,8 +234,8 @@ impl Technique {
             Technique::XyWing => wings::xy(grid),
             Technique::XyzWing => wings::xyz(grid),
             Technique::WWing => wings::w(grid),
-            Technique::SimpleColouring => chains::colouring(grid),
-            Technique::XChain => chains::x_chain(grid),
+            Technique::SimpleColouring => chains::colouring(grid, digits),
+            Technique::XChain => chains::x_chain(grid, digits),
             Technique::UniqueRectangle => uniqueness::rectangle(grid),
             Technique::BugPlusOne => uniqueness::bug_plus_one(grid),
         }
