@@ -128,7 +128,7 @@ fn at_most_three(mask: u32) -> bool {
 }
 
 /// The indices of the set bits of `mask`, lowest first.
-fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
+pub(crate) fn bits64(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let index = mask.trailing_zeros() as usize;
         mask &= mask.wrapping_sub(1);

@@ -39,6 +39,7 @@ pub use solutions::Solutions;
 pub type ParSolutions = rayon::iter::Filter<crate::search::ParDfs<Board, fn(&Board) -> Children>, fn(&Board) -> bool>;
 
 pub(crate) use candidates::digit_of;
+pub(crate) use general::bits64;
 pub(crate) use nine::MAX_DIRECT;
 pub(crate) use shape::{Cage, Geometry};
 

@@ -3,7 +3,7 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::board::{Board, Geometry, Region, Rules};
+use crate::board::{Board, Geometry, Region, Rules, bits64};
 
 use super::Step;
 
@@ -176,14 +176,7 @@ impl Grid {
 
     /// The units with one digit left to place, in order.
     pub(super) fn units_missing_one(&self) -> impl Iterator<Item = usize> + '_ {
-        self.one_missing.iter().enumerate().flat_map(|(word, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                let unit = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits.wrapping_sub(1);
-                (unit < (word + 1) * 64).then_some(unit)
-            })
-        })
+        self.one_missing.iter().enumerate().flat_map(|(word, &bits)| bits64(bits).map(move |bit| word * 64 + bit))
     }
 
     /// The digits with one place left in `unit`, one bit each.
