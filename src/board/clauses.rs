@@ -174,6 +174,21 @@ impl Clauses {
                 }
             }
         }
+        // Relations between two empty cells, pair by pair of candidates
+        // that break them (propagation left a filled cell's partner only
+        // the digits that keep the relation with it).
+        for related in &geometry.relations {
+            let [a, b] = related.cells.map(usize::from);
+            if text[a] != EMPTY || text[b] != EMPTY {
+                continue;
+            }
+            for digit in bits(cands[a]) {
+                let keep = related.relation.seconds_for(1 << digit, geometry.full);
+                for other in bits(cands[b] & !keep) {
+                    solver.add_clause(&[positive(var(a, digit)) ^ 1, positive(var(b, other)) ^ 1]);
+                }
+            }
+        }
         let filled = (0..geometry.cells).map(|c| if text[c] == EMPTY { 0 } else { cands[c] }).collect();
         Some(Clauses { solver, cells, filled })
     }
@@ -257,7 +272,7 @@ impl Clauses {
 mod tests {
     use crate::random::SplitMix64;
     use crate::search::{Budget, Meter};
-    use crate::{Board, Rules, Shape};
+    use crate::{Board, Relation, Rules, Shape};
 
     /// The clause count of a board against the depth-first search's.
     fn agree(board: &Board, limit: usize) -> usize {
@@ -289,6 +304,11 @@ mod tests {
             Rules::new(Shape::new(3, 3)).with_anti_knight(),
             Rules::new(Shape::new(2, 3)).with_distinct(&[0, 7, 14, 21]).unwrap().with_distinct(&[5, 30]).unwrap(),
             Rules::new(Shape::new(2, 3)).with_non_consecutive(),
+            Rules::new(Shape::new(2, 3))
+                .with_thermometer(&[0, 7, 14, 15])
+                .and_then(|r| r.with_relation(20, Relation::Ratio(2), 26))
+                .and_then(|r| r.with_relation(30, Relation::Sum(7), 35))
+                .unwrap(),
         ];
         let mut random = SplitMix64::new(2026);
         let mut seen = [0usize; 3];

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use super::Region;
+use super::relation::Broken;
+use super::{Region, Relation};
 
 /// Why [`Board::place`](crate::Board::place) refused a digit: the digit is
 /// already in one of the cell's regions, or the cell is taken.
@@ -68,6 +69,27 @@ pub enum Conflict {
         /// The neighbour's column.
         neighbour_col: usize,
     },
+    /// A cell related to the cell ([`Rules::with_relation`](crate::Rules::with_relation))
+    /// holds a digit that does not keep the relation with it.
+    Related {
+        /// The digit.
+        digit: u8,
+        /// The relation.
+        relation: Relation,
+        /// Whether the cell is the relation's first cell (for
+        /// [`Relation::Less`], the one that must be smaller).
+        first: bool,
+        /// The other cell's digit.
+        other: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+        /// The other cell's row.
+        other_row: usize,
+        /// The other cell's column.
+        other_col: usize,
+    },
     /// The digit fills a killer cage whose digits do not add up to its sum.
     CageSum {
         /// The cage's sum.
@@ -109,6 +131,10 @@ impl fmt::Display for Conflict {
                 neighbour_row + 1,
                 neighbour_col + 1
             ),
+            Conflict::Related { digit, relation, first, other, row, col, other_row, other_col } => {
+                let broken = Broken { relation, first, other: &other, at: (other_row, other_col) };
+                write!(f, "{digit} cannot go at row {}, column {}: {broken}", row + 1, col + 1)
+            }
             Conflict::CageSum { sum, found, row, col } => write!(
                 f,
                 "row {}, column {} completes a cage that adds up to {found}, not its sum of {sum}",

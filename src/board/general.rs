@@ -9,6 +9,7 @@ use itertools::Either;
 use smallvec::SmallVec;
 
 use super::engine::Engine;
+use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
@@ -45,6 +46,23 @@ struct Pending {
     dirty_cages: SmallVec<[u64; 4]>,
     /// Every cage is to be looked at: the board was not propagated.
     every_cage: bool,
+    /// Relations between two cells ([`Geometry::relations_of`]'s
+    /// numbering) with a cell changed since they were last looked at.
+    dirty_relations: SmallVec<[u64; 4]>,
+}
+
+/// Sets bit `k` of the bit set `set`, growing it as needed.
+fn mark(set: &mut SmallVec<[u64; 4]>, k: usize) {
+    let word = k / 64;
+    if set.len() <= word {
+        set.resize(word + 1, 0);
+    }
+    set[word] |= 1 << (k % 64);
+}
+
+/// The members of the bit set `set`, smallest first.
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| bits64(word).map(move |b| 64 * w + b))
 }
 
 /// The most cells, and the most places, queued for subsets: a full queue
@@ -71,26 +89,27 @@ impl Pending {
             subsets_overflowed: false,
             dirty_cages: SmallVec::new(),
             every_cage: false,
+            dirty_relations: SmallVec::new(),
         }
     }
 
-    /// Marks the cages of `cell` for a look at their sums.
+    /// Marks the cages of `cell` for a look at their sums, and its
+    /// relations for a look at their supports.
     #[inline]
     fn cell_changed(&mut self, g: &Geometry, cell: usize) {
-        // Most boards have no cages: one test on the hot path.
-        if g.has_cages() {
-            self.mark_cages(g, cell);
+        // Most boards have neither: two tests on the hot path.
+        if g.has_cages() || g.has_relations() {
+            self.mark_watchers(g, cell);
         }
     }
 
     #[inline(never)]
-    fn mark_cages(&mut self, g: &Geometry, cell: usize) {
+    fn mark_watchers(&mut self, g: &Geometry, cell: usize) {
         for &k in g.cages_of(cell) {
-            let (word, bit) = (usize::from(k) / 64, k % 64);
-            if self.dirty_cages.len() <= word {
-                self.dirty_cages.resize(word + 1, 0);
-            }
-            self.dirty_cages[word] |= 1 << bit;
+            mark(&mut self.dirty_cages, usize::from(k));
+        }
+        for &k in g.relations_of(cell) {
+            mark(&mut self.dirty_relations, k as usize);
         }
     }
 
@@ -362,6 +381,10 @@ impl General {
     /// cell with no candidate, is a contradiction.
     fn gather_forced(&self, g: &Geometry, pending: &mut Pending) -> Result<(), Contradiction> {
         pending.every_cage = true;
+        // Every relation is to be looked at: the board was not propagated.
+        for k in 0..g.relations.len() {
+            mark(&mut pending.dirty_relations, k);
+        }
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
                 0 => return Err(Contradiction),
@@ -405,6 +428,11 @@ impl General {
                     self.assign(g, cell, bit, pending)?;
                 }
             }
+            // Singles may fill both cells of a relation in one round: this
+            // checks them too.
+            if self.relation_supports(g, pending)? {
+                continue;
+            }
             if self.empty == 0 {
                 // Singles may fill a cage's last cells in one round: check its sum.
                 return self.cage_sums(g, pending).map(|_| ());
@@ -422,6 +450,45 @@ impl General {
         }
     }
 
+    /// Relations between two cells: each cell keeps only the digits that
+    /// some candidate of the other supports, and a filled cell's digit
+    /// must be supported. Returns whether anything was eliminated.
+    fn relation_supports(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
+        if !g.has_relations() {
+            return Ok(false);
+        }
+        let dirty = std::mem::take(&mut pending.dirty_relations);
+        let mut changed = false;
+        for k in members(&dirty) {
+            let Related { cells: [first, second], relation } = g.relations[k];
+            let (first, second) = (usize::from(first), usize::from(second));
+            changed |= self.keep_only(g, second, relation.seconds_for(self.cands[first], g.full), pending)?;
+            changed |= self.keep_only(g, first, relation.firsts_for(self.cands[second], g.full), pending)?;
+        }
+        Ok(changed)
+    }
+
+    /// Removes the candidates of `cell` outside `keep`: a contradiction
+    /// for a filled cell whose digit is outside it. Returns whether any
+    /// was removed.
+    fn keep_only(
+        &mut self,
+        g: &Geometry,
+        cell: usize,
+        keep: u32,
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let gone = self.cands[cell] & !keep;
+        if gone == 0 {
+            return Ok(false);
+        }
+        if self.text[cell] != EMPTY {
+            return Err(self.fail(Conflict::Cell(to_u16(cell))));
+        }
+        self.eliminate(g, cell, gone, pending)?;
+        Ok(true)
+    }
+
     /// Killer cages: a cell keeps only the digits of some set of distinct
     /// digits that adds up to its cage's sum, holds the digits already
     /// placed in the cage, and leaves each empty cell of the cage a
@@ -431,11 +498,7 @@ impl General {
         // The cages to look at: what this pass changes marks them anew.
         let dirty = std::mem::take(&mut pending.dirty_cages);
         let every = std::mem::take(&mut pending.every_cage);
-        let cages = if every {
-            Either::Left(0..g.all_cages())
-        } else {
-            Either::Right(dirty.iter().enumerate().flat_map(|(w, &word)| bits64(word).map(move |b| 64 * w + b)))
-        };
+        let cages = if every { Either::Left(0..g.all_cages()) } else { Either::Right(members(&dirty)) };
         for cage in cages.map(|k| g.cage(k)) {
             let mut placed = 0u32;
             for &cell in &cage.cells {
@@ -860,8 +923,10 @@ impl Engine for General {
     /// alone. Not with killer cages, whose sums the residual problem lacks.
     fn count_directly(&self, threshold: usize, limit: usize) -> Option<usize> {
         let empty = usize::from(self.empty);
-        // The direct count knows peers only: not sums, not consecutive digits.
-        let pairs_only = self.geometry.cages.is_empty() && !self.geometry.non_consecutive;
+        // The direct count knows peers only: not sums, not consecutive
+        // digits, not relations.
+        let g = &self.geometry;
+        let pairs_only = g.cages.is_empty() && !g.non_consecutive && !g.has_relations();
         if !self.settled || !pairs_only || empty > threshold.min(MAX_CELLS) {
             return None;
         }

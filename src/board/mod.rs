@@ -7,6 +7,7 @@ mod conflict;
 mod engine;
 mod general;
 mod nine;
+mod relation;
 mod residual;
 mod rules;
 mod shape;
@@ -28,6 +29,8 @@ pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub(crate) use clauses::Clauses;
 pub use conflict::Conflict;
+pub(crate) use relation::Broken;
+pub use relation::Relation;
 use rules::SharedGeometry;
 pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};
@@ -302,6 +305,25 @@ impl Board {
                     col,
                     neighbour_row: neighbour / g.side,
                     neighbour_col: neighbour % g.side,
+                });
+            }
+        }
+        for &k in g.relations_of(cell) {
+            let related = g.relations[k as usize];
+            let first = usize::from(related.cells[0]) == cell;
+            let other_cell = usize::from(related.cells[usize::from(first)]);
+            let Some(other) = self.get(other_cell) else { continue };
+            let (a, b) = if first { (digit, other) } else { (other, digit) };
+            if !related.relation.holds(a, b) {
+                return Err(Conflict::Related {
+                    digit,
+                    relation: related.relation,
+                    first,
+                    other,
+                    row,
+                    col,
+                    other_row: other_cell / g.side,
+                    other_col: other_cell % g.side,
                 });
             }
         }

@@ -4,8 +4,9 @@ use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use super::relation::Related;
 use super::shape::{Cage, Geometry};
-use super::{Region, Shape};
+use super::{Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
 /// built once for the whole program, or one that a user's rules made.
@@ -75,6 +76,7 @@ impl fmt::Debug for Rules {
             .field("cages", &self.geometry.cages.len())
             .field("distinct", &self.geometry.distinct.len())
             .field("non_consecutive", &self.geometry.non_consecutive)
+            .field("relations", &self.geometry.relations.len())
             .finish_non_exhaustive()
     }
 }
@@ -580,6 +582,128 @@ impl Rules {
         self.geometry.non_consecutive
     }
 
+    /// These rules with `relation` between the digits of two cells: the
+    /// digit of `first` and the digit of `second` (cells numbered row by
+    /// row from 0) must keep it, as [`Relation::holds`] says. Inequality
+    /// signs, Kropki dots and XV marks are such pairs; a thermometer is a
+    /// chain of them ([`Rules::with_thermometer`]).
+    ///
+    /// Propagation keeps every relation arc-consistent: each candidate of
+    /// either cell has a partner among the other cell's candidates.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RelatedToItself`] when
+    /// the two cells are one, and [`RulesError::ImpossibleRelation`] when
+    /// no two digits of the board keep the relation.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Relation, Rules, RulesError, Shape};
+    ///
+    /// // A 4x4 board whose first cell is less than the next, and whose
+    /// // last two cells carry a Kropki black dot.
+    /// let rules = Rules::new(Shape::new(2, 2))
+    ///     .with_relation(0, Relation::Less, 1)?
+    ///     .with_relation(14, Relation::Ratio(2), 15)?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let digit = |cell| solution.get(cell).unwrap();
+    ///     assert!(digit(0) < digit(1));
+    ///     assert!(digit(14) == 2 * digit(15) || digit(15) == 2 * digit(14));
+    /// }
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_relation(0, Relation::Sum(9), 1),
+    ///     Err(RulesError::ImpossibleRelation { relation: Relation::Sum(9), side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_relation(self, first: usize, relation: Relation, second: usize) -> Result<Rules, RulesError> {
+        self.with_relations([(first, relation, second)])
+    }
+
+    /// These rules with every relation of `relations`, each as
+    /// [`Rules::with_relation`] takes it, and the rules built once.
+    ///
+    /// # Errors
+    ///
+    /// The error of the first relation that [`Rules::with_relation`] would
+    /// refuse.
+    pub fn with_relations(
+        self,
+        relations: impl IntoIterator<Item = (usize, Relation, usize)>,
+    ) -> Result<Rules, RulesError> {
+        let (side, count) = (self.geometry.side, self.geometry.cells);
+        let mut all = self.geometry.relations.clone();
+        let before = all.len();
+        for (first, relation, second) in relations {
+            if let Some(cell) = [first, second].into_iter().find(|&c| c >= count) {
+                return Err(RulesError::CellOutOfRange { cell, cells: count });
+            }
+            if first == second {
+                return Err(RulesError::RelatedToItself { cell: first });
+            }
+            if !relation.possible(side) {
+                return Err(RulesError::ImpossibleRelation { relation, side });
+            }
+            // Both cells are below the cell count, at most 625: each fits.
+            let cell = |c: usize| u16::try_from(c).unwrap_or(u16::MAX);
+            all.push(Related::new(cell(first), relation, cell(second)));
+        }
+        if all.len() == before {
+            return Ok(self);
+        }
+        Ok(Rules::sharing(self.geometry.with_relations(all)))
+    }
+
+    /// These rules with a thermometer: its digits rise from the bulb,
+    /// `cells[0]`, to the tip, each cell's digit smaller than the next
+    /// one's ([`Relation::Less`] between each cell and the next).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RelatedToItself`] for
+    /// a cell given twice, and [`RulesError::ThermometerLength`] for an
+    /// empty thermometer or one longer than the board has digits.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // A 4x4 thermometer of four cells down the first column holds 1 to 4.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_thermometer(&[0, 4, 8, 12])?;
+    /// let grid = Board::empty_with(&rules).solve().expect("a solution");
+    /// assert_eq!([0, 4, 8, 12].map(|c| grid.get(c).unwrap()), [1, 2, 3, 4]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_thermometer(&[0, 1, 2, 3, 7]),
+    ///     Err(RulesError::ThermometerLength { found: 5, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_thermometer(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let side = self.geometry.side;
+        if cells.is_empty() || cells.len() > side {
+            return Err(RulesError::ThermometerLength { found: cells.len(), side });
+        }
+        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+            return Err(RulesError::RelatedToItself { cell });
+        }
+        if cells.len() == 1 {
+            // A bulb alone says nothing, but its cell must be on the board.
+            let count = self.geometry.cells;
+            return if cells[0] < count {
+                Ok(self)
+            } else {
+                Err(RulesError::CellOutOfRange { cell: cells[0], cells: count })
+            };
+        }
+        self.with_relations(cells.windows(2).map(|pair| (pair[0], Relation::Less, pair[1])))
+    }
+
+    /// Every relation between two cells ([`Rules::with_relation`]): the
+    /// first cell, the relation and the second, in order and without
+    /// repeats. A symmetric relation lists its smaller cell first.
+    pub fn relations(&self) -> impl Iterator<Item = (usize, Relation, usize)> + '_ {
+        self.geometry.relations.iter().map(|r| (usize::from(r.cells[0]), r.relation, usize::from(r.cells[1])))
+    }
+
     /// Every group of distinct digits ([`Rules::with_distinct`]), each with
     /// its cells in order, the groups in order and without repeats.
     pub fn distinct_groups(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
@@ -618,8 +742,8 @@ impl Rules {
         Rules { geometry }
     }
 
-    /// Rules of `units`, `cages` and the groups of distinct digits, with
-    /// the non-consecutive rule as `like` has it.
+    /// Rules of `units` and `cages`, with the groups of distinct digits,
+    /// the non-consecutive rule and the relations as `like` has them.
     fn from_parts(
         shape: Shape,
         units: &[(Region, Vec<usize>)],
@@ -629,7 +753,9 @@ impl Rules {
         let side = shape.side();
         let cages = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
         Rules::sharing(
-            Geometry::from_parts(shape, units, cages, like.distinct.clone()).non_consecutive(like.non_consecutive),
+            Geometry::from_parts(shape, units, cages, like.distinct.clone())
+                .non_consecutive(like.non_consecutive)
+                .related(like.relations.clone()),
         )
     }
 
@@ -722,6 +848,27 @@ pub enum RulesError {
         /// The board's side: the most cells a group may have.
         side: usize,
     },
+    /// A relation ([`Rules::with_relation`]) between a cell and itself, or a
+    /// thermometer ([`Rules::with_thermometer`]) that holds a cell twice.
+    RelatedToItself {
+        /// The cell.
+        cell: usize,
+    },
+    /// A relation that no two digits of the board keep, as a sum of 30 on
+    /// a 9x9 board.
+    ImpossibleRelation {
+        /// The relation.
+        relation: Relation,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
+    /// A thermometer with no cell, or with more cells than there are digits.
+    ThermometerLength {
+        /// Cells given.
+        found: usize,
+        /// The board's side: the most cells a thermometer may have.
+        side: usize,
+    },
     /// A killer cage map ([`Rules::with_cage_map`]) that cannot be read.
     CageMap {
         /// The line, from 1.
@@ -762,6 +909,15 @@ impl fmt::Display for RulesError {
             }
             RulesError::DistinctSize { found, side } => {
                 write!(f, "a group of distinct digits has {found} cells; it needs 2 to {side}")
+            }
+            RulesError::RelatedToItself { cell } => {
+                write!(f, "cell {cell} is related to itself; a relation or thermometer takes distinct cells")
+            }
+            RulesError::ImpossibleRelation { relation, side } => {
+                write!(f, "no two digits of 1 to {side} keep the relation \"{relation}\"")
+            }
+            RulesError::ThermometerLength { found, side } => {
+                write!(f, "a thermometer has {found} cells; it needs 1 to {side}")
             }
             RulesError::CageMap { line, column, ref reason } => write!(f, "line {line}, column {column}: {reason}"),
         }

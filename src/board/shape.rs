@@ -5,6 +5,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use super::relation::Related;
+
 /// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
 pub const MAX_SIDE: usize = 25;
 
@@ -307,6 +309,14 @@ pub(crate) struct Geometry {
     /// both empty on a board without cages.
     cell_cages: Vec<u16>,
     cell_cage_start: Vec<u32>,
+    /// Pairs of cells whose digits keep a [`Relation`](super::Relation),
+    /// sorted and each once, so that equal rules compare equal.
+    pub(crate) relations: Vec<Related>,
+    /// The relations of cell `c` (indices into `relations`) are
+    /// `cell_relations[cell_relation_start[c]..cell_relation_start[c + 1]]`;
+    /// both empty without relations.
+    cell_relations: Vec<u32>,
+    cell_relation_start: Vec<u32>,
 }
 
 /// A killer cage: its cells hold distinct digits that add up to `sum`.
@@ -717,6 +727,7 @@ impl PartialEq for Geometry {
             || self.cages.len() != other.cages.len()
             || self.distinct != other.distinct
             || self.non_consecutive != other.non_consecutive
+            || self.relations != other.relations
         {
             return false;
         }
@@ -792,13 +803,62 @@ impl Geometry {
     /// rule.
     fn rebuilt(&self, cages: Vec<Cage>, distinct: Vec<Vec<u16>>, non_consecutive: bool) -> Geometry {
         let geometry = Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, distinct);
-        geometry.non_consecutive(non_consecutive)
+        geometry.non_consecutive(non_consecutive).related(self.relations.clone())
     }
 
     /// This geometry with the non-consecutive rule, or without it.
     pub(crate) fn non_consecutive(mut self, yes: bool) -> Geometry {
         self.non_consecutive = yes;
         self
+    }
+
+    /// This geometry with `relations` (checked by the caller) in place of
+    /// its relations.
+    pub(crate) fn with_relations(&self, relations: Vec<Related>) -> Geometry {
+        let geometry = Geometry::from_units(
+            self.shape,
+            self.kinds.clone(),
+            self.unit_cells.clone(),
+            self.cages.clone(),
+            self.distinct.clone(),
+        );
+        geometry.non_consecutive(self.non_consecutive).related(relations)
+    }
+
+    /// This geometry with `relations`, sorted and without repeats, and
+    /// each cell's list of them.
+    pub(crate) fn related(mut self, mut relations: Vec<Related>) -> Geometry {
+        relations.sort_unstable();
+        relations.dedup();
+        (self.cell_relations, self.cell_relation_start) = if relations.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            by_cell(
+                self.cells,
+                relations.iter().enumerate().flat_map(|(k, related)| {
+                    let k = u32::try_from(k).expect("fewer than 2^32 relations");
+                    related.cells.map(|cell| (usize::from(cell), k))
+                }),
+            )
+        };
+        self.relations = relations;
+        self
+    }
+
+    /// Whether some cells keep a relation.
+    #[inline]
+    pub(crate) fn has_relations(&self) -> bool {
+        !self.relations.is_empty()
+    }
+
+    /// The relations (indices into `relations`) that `cell` takes part in:
+    /// none on a board without relations.
+    #[inline]
+    pub(crate) fn relations_of(&self, cell: usize) -> &[u32] {
+        match self.cell_relation_start.get(cell..cell + 2) {
+            Some(&[start, end]) => &self.cell_relations[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
     /// The cells that share a side with `cell`.
@@ -909,6 +969,9 @@ impl Geometry {
             non_consecutive: false,
             cell_cages,
             cell_cage_start,
+            relations: Vec::new(),
+            cell_relations: Vec::new(),
+            cell_relation_start: Vec::new(),
         }
     }
 

@@ -32,8 +32,10 @@ impl Board {
     /// On classic rules any symmetry of the group above may be applied. On
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
-    /// on killer and non-consecutive rules, where relabelling changes sums
-    /// and which digits are consecutive, the board comes back unchanged.
+    /// on killer and non-consecutive rules and on relations between cells
+    /// (thermometers, Kropki dots), where relabelling changes sums, which
+    /// digits are consecutive and which is larger, the board comes back
+    /// unchanged.
     ///
     /// ```
     /// use lazydoku::Board;
@@ -49,7 +51,7 @@ impl Board {
     #[must_use]
     pub fn transformed(&self, seed: u64) -> Board {
         let rules = self.rules();
-        if rules.cages().next().is_some() || rules.is_non_consecutive() {
+        if rules.cages().next().is_some() || rules.is_non_consecutive() || rules.relations().next().is_some() {
             return self.clone();
         }
         let side = self.shape().side();

@@ -104,6 +104,28 @@ pub enum ParseError {
         /// Where the later given is in the input.
         column: usize,
     },
+    /// Two related givens ([`Rules::with_relation`](crate::Rules::with_relation))
+    /// whose digits do not keep their relation.
+    Related {
+        /// The later given's digit.
+        digit: u8,
+        /// The relation.
+        relation: crate::Relation,
+        /// Whether the later given is the relation's first cell (for
+        /// [`Relation::Less`](crate::Relation::Less), the one that must be
+        /// smaller).
+        first_cell: bool,
+        /// The earlier given's digit.
+        other: u8,
+        /// Row and column (from 0) of the earlier given.
+        first: (usize, usize),
+        /// Row and column (from 0) of the later given.
+        second: (usize, usize),
+        /// Where the later given is in the input.
+        line: usize,
+        /// Where the later given is in the input.
+        column: usize,
+    },
     /// Two givens repeat a digit in one region.
     Repeated {
         /// The repeated digit.
@@ -197,6 +219,7 @@ impl ParseError {
             | ParseError::ValueOutOfRange { line, column, .. }
             | ParseError::Repeated { line, column, .. }
             | ParseError::Consecutive { line, column, .. }
+            | ParseError::Related { line, column, .. }
             | ParseError::CageSum { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
@@ -285,6 +308,11 @@ impl fmt::Display for Reason<'_> {
                 r1 + 1,
                 c1 + 1
             ),
+            ParseError::Related { digit, relation, first_cell, other, first, second: (r2, c2), .. } => {
+                let other = symbol(other);
+                let broken = crate::board::Broken { relation, first: first_cell, other: &other, at: first };
+                write!(f, "{} at row {}, column {}: {broken}", symbol(digit), r2 + 1, c2 + 1)
+            }
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
             }

@@ -721,6 +721,18 @@ impl Parser {
                         column: raw.column,
                     });
                 }
+                Err(Conflict::Related { digit, relation, first, other, other_row, other_col, .. }) => {
+                    return Err(ParseError::Related {
+                        digit,
+                        relation,
+                        first_cell: first,
+                        other,
+                        first: (other_row, other_col),
+                        second: (cell / side, cell % side),
+                        line: raw.line,
+                        column: raw.column,
+                    });
+                }
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
                 }

@@ -149,6 +149,40 @@ pub fn brute_count_killer(
     count_from(&mut grid, side, limit, &ok)
 }
 
+/// Whether digits `a` and `b` of two related cells keep `relation`, as
+/// written out here rather than asked of the library.
+pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
+    use lazydoku::Relation;
+    match relation {
+        Relation::Less => a < b,
+        Relation::Difference(k) => a + k == b || b + k == a,
+        Relation::Ratio(k) => a * k == b || b * k == a,
+        Relation::Sum(k) => a + b == k,
+        other => panic!("no reference for {other:?}"),
+    }
+}
+
+/// [`brute_count_units`] with relations between cells as well: each
+/// `(first, relation, second)` keeps [`keeps`] once both cells are filled.
+pub fn brute_count_related(
+    puzzle: &str,
+    side: usize,
+    units: &[Vec<usize>],
+    relations: &[(usize, lazydoku::Relation, usize)],
+    limit: usize,
+) -> usize {
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
+    let ok = |grid: &[usize], cell: usize, v: usize| {
+        units.iter().filter(|u| u.contains(&cell)).all(|u| u.iter().all(|&o| o == cell || grid[o] != v))
+            && relations.iter().all(|&(a, relation, b)| match (a == cell, b == cell) {
+                (true, _) => grid[b] == 0 || keeps(relation, v, grid[b]),
+                (_, true) => grid[a] == 0 || keeps(relation, grid[a], v),
+                _ => true,
+            })
+    };
+    count_from(&mut grid, side, limit, &ok)
+}
+
 /// Whether `solution` is complete, keeps the givens of `puzzle` and
 /// repeats no digit in any of `units`.
 pub fn solves_units(puzzle: &str, solution: &str, units: &[Vec<usize>]) -> bool {

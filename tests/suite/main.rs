@@ -20,6 +20,7 @@ mod generate;
 mod properties;
 mod rate_contract;
 mod readme;
+mod relations;
 mod rules;
 mod rules_contract;
 mod search;

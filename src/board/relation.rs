@@ -1,0 +1,213 @@
+//! [`Relation`]: a rule between the digits of two cells, as thermometers,
+//! inequality signs, Kropki dots and XV marks draw them.
+
+use std::fmt;
+
+/// How the digits of two cells must relate: the rule behind a
+/// thermometer, an inequality sign, a Kropki dot or an XV mark. Given to
+/// [`Rules::with_relation`](crate::Rules::with_relation) with its two
+/// cells, the first cell before the relation and the second after it.
+///
+/// | puzzle mark | relation |
+/// |---|---|
+/// | `a < b`, or a thermometer's step from `a` to `b` | `Relation::Less` |
+/// | Kropki's white dot | `Relation::Difference(1)` |
+/// | Kropki's black dot | `Relation::Ratio(2)` |
+/// | XV's X and V | `Relation::Sum(10)`, `Relation::Sum(5)` |
+///
+/// Only [`Relation::Less`] depends on the order of its cells.
+///
+/// ```
+/// use lazydoku::Relation;
+///
+/// assert!(Relation::Less.holds(3, 7));
+/// assert!(!Relation::Less.holds(7, 3));
+/// assert!(Relation::Difference(1).holds(5, 4));
+/// assert!(Relation::Ratio(2).holds(3, 6) && Relation::Ratio(2).holds(6, 3));
+/// assert!(Relation::Sum(10).holds(4, 6));
+/// assert_eq!(Relation::Ratio(2).to_string(), "one is 2 times the other");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum Relation {
+    /// The first cell's digit is smaller than the second's.
+    Less,
+    /// The two digits differ by exactly this much.
+    Difference(usize),
+    /// One digit is exactly this many times the other.
+    Ratio(usize),
+    /// The two digits add up to this.
+    Sum(usize),
+}
+
+impl Relation {
+    /// Whether `first` and `second`, the digits of the first cell and of
+    /// the second, keep this relation.
+    #[must_use]
+    pub fn holds(self, first: u8, second: u8) -> bool {
+        let (a, b) = (usize::from(first), usize::from(second));
+        match self {
+            Relation::Less => a < b,
+            Relation::Difference(k) => a.abs_diff(b) == k,
+            Relation::Ratio(k) => a.checked_mul(k) == Some(b) || b.checked_mul(k) == Some(a),
+            Relation::Sum(k) => a + b == k,
+        }
+    }
+
+    /// Whether the two cells can be swapped, with the relation kept.
+    pub(crate) fn is_symmetric(self) -> bool {
+        !matches!(self, Relation::Less)
+    }
+
+    /// The digits (bit `d - 1` for digit `d`) of 1 to `side` that the
+    /// second cell may hold when the first holds one of `first`: the
+    /// supports of `first` across the relation. `full` has a bit for each
+    /// digit of the board.
+    #[inline]
+    pub(crate) fn seconds_for(self, first: u32, full: u32) -> u32 {
+        match self {
+            // Above the smallest digit the first cell may hold.
+            Relation::Less => first.checked_sub(1).map_or(0, |_| !(first ^ (first - 1)) & full),
+            Relation::Difference(k) => shifted(first, k, full),
+            Relation::Ratio(k) => {
+                each_digit(first, |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)], full)
+            }
+            Relation::Sum(k) => each_digit(first, |d| [k.checked_sub(d), None], full),
+        }
+    }
+
+    /// The digits the first cell may hold when the second holds one of
+    /// `second`: [`Relation::seconds_for`] the other way.
+    #[inline]
+    pub(crate) fn firsts_for(self, second: u32, full: u32) -> u32 {
+        match self {
+            // Below the largest digit the second cell may hold.
+            Relation::Less => second.checked_ilog2().map_or(0, |top| (1 << top) - 1),
+            symmetric => symmetric.seconds_for(second, full),
+        }
+    }
+
+    /// Whether two digits of 1 to `side` keep the relation.
+    pub(crate) fn possible(self, side: usize) -> bool {
+        let full = u32::MAX >> (32 - side);
+        self.seconds_for(full, full) != 0
+    }
+}
+
+/// `mask` moved `by` digits up and down, within `full`.
+fn shifted(mask: u32, by: usize, full: u32) -> u32 {
+    let Ok(by) = u32::try_from(by) else { return 0 };
+    (mask.checked_shl(by).unwrap_or(0) | mask.checked_shr(by).unwrap_or(0)) & full
+}
+
+/// The digits that `partners` gives for some digit of `mask`, within `full`.
+fn each_digit(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2], full: u32) -> u32 {
+    let mut out = 0u32;
+    while mask != 0 {
+        let digit = mask.trailing_zeros() as usize + 1;
+        mask &= mask - 1;
+        for partner in partners(digit).into_iter().flatten() {
+            if (1..=32).contains(&partner) {
+                out |= 1 << (partner - 1);
+            }
+        }
+    }
+    out & full
+}
+
+impl fmt::Display for Relation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Relation::Less => write!(f, "the first is smaller"),
+            Relation::Difference(k) => write!(f, "they differ by {k}"),
+            Relation::Ratio(k) => write!(f, "one is {k} times the other"),
+            Relation::Sum(k) => write!(f, "they add up to {k}"),
+        }
+    }
+}
+
+/// Why a digit breaks a relation with the digit of another cell, as the
+/// end of a sentence about it: "it must be smaller than the 3 at row 1,
+/// column 2".
+pub(crate) struct Broken<'a> {
+    pub(crate) relation: Relation,
+    /// Whether the digit is the relation's first cell's.
+    pub(crate) first: bool,
+    /// The other cell's digit, as it is written.
+    pub(crate) other: &'a dyn fmt::Display,
+    /// The other cell's row and column, from 0.
+    pub(crate) at: (usize, usize),
+}
+
+impl fmt::Display for Broken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (other, row, col) = (self.other, self.at.0 + 1, self.at.1 + 1);
+        match self.relation {
+            Relation::Less => {
+                let side = if self.first { "smaller" } else { "larger" };
+                write!(f, "it must be {side} than the {other} at row {row}, column {col}")
+            }
+            relation => write!(f, "it and the {other} at row {row}, column {col} break the rule that {relation}"),
+        }
+    }
+}
+
+/// Two cells whose digits keep a relation: `cells[0]` is the first.
+/// Symmetric relations keep their smaller cell first, so that the same
+/// rule given either way is one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Related {
+    pub(crate) cells: [u16; 2],
+    pub(crate) relation: Relation,
+}
+
+impl Related {
+    pub(crate) fn new(first: u16, relation: Relation, second: u16) -> Related {
+        let cells = if relation.is_symmetric() && second < first { [second, first] } else { [first, second] };
+        Related { cells, relation }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every relation's masks against the digit pairs that keep it.
+    #[test]
+    fn supports_are_the_digits_that_keep_the_relation() {
+        let relations = [
+            Relation::Less,
+            Relation::Difference(0),
+            Relation::Difference(1),
+            Relation::Difference(3),
+            Relation::Difference(40),
+            Relation::Ratio(0),
+            Relation::Ratio(1),
+            Relation::Ratio(2),
+            Relation::Ratio(3),
+            Relation::Ratio(usize::MAX),
+            Relation::Sum(5),
+            Relation::Sum(10),
+            Relation::Sum(0),
+            Relation::Sum(usize::MAX),
+        ];
+        for side in [4usize, 6, 9, 16, 25] {
+            let full = u32::MAX >> (32 - side);
+            for relation in relations {
+                // Masks of a few digits each, and every single digit.
+                let keeps = |a: usize, b: usize| relation.holds(u8::try_from(a).unwrap(), u8::try_from(b).unwrap());
+                let masks = (1..=side).map(|d| 1u32 << (d - 1)).chain([full, 0b101, 0b1_0010, 0xAAAA, 0]);
+                for mask in masks.map(|m| m & full) {
+                    let digits = || (1..=side).filter(|d| mask >> (d - 1) & 1 == 1);
+                    let seconds =
+                        (1..=side).filter(|&b| digits().any(|a| keeps(a, b))).fold(0, |m, b| m | 1 << (b - 1));
+                    let firsts = (1..=side).filter(|&a| digits().any(|b| keeps(a, b))).fold(0, |m, a| m | 1 << (a - 1));
+                    assert_eq!(relation.seconds_for(mask, full), seconds, "{relation:?} side {side} mask {mask:b}");
+                    assert_eq!(relation.firsts_for(mask, full), firsts, "{relation:?} side {side} mask {mask:b}");
+                }
+                let possible = (1..=side).any(|a| (1..=side).any(|b| keeps(a, b)));
+                assert_eq!(relation.possible(side), possible, "{relation:?} side {side}");
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! Relations between two cells (thermometers, inequality signs, Kropki
+//! dots, XV marks) against a brute-force reference that checks each
+//! relation by its own arithmetic.
+
+use lazydoku::{Board, Conflict, ParseError, Relation, Rules, RulesError, Shape};
+use proptest::prelude::*;
+
+use crate::common;
+
+/// Rows, columns and boxes of boxes `br` x `bc`.
+fn classic_units(br: usize, bc: usize) -> Vec<Vec<usize>> {
+    let side = br * bc;
+    let rows = (0..side).map(|r| (0..side).map(|c| r * side + c).collect());
+    let columns = (0..side).map(|c| (0..side).map(|r| r * side + c).collect());
+    let boxes = (0..side).map(|b| {
+        let (top, left) = ((b / br) * br, (b % br) * bc);
+        (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()
+    });
+    rows.chain(columns).chain(boxes).collect()
+}
+
+fn digits(grid: &str) -> Vec<usize> {
+    grid.bytes().map(|b| usize::from(b - b'0')).collect()
+}
+
+/// A relation between cells `a` and `b` of `grid`, of a kind that `kind`
+/// picks: kinds 0 to 3 are read off the grid's digits there, so that the
+/// grid keeps them; kinds 4 to 7 are fixed relations that it may break.
+/// `None` where the grid's digits give no relation of that kind.
+fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Option<(usize, Relation, usize)> {
+    let (x, y) = (grid[a], grid[b]);
+    match kind {
+        0 if x < y => Some((a, Relation::Less, b)),
+        0 if y < x => Some((b, Relation::Less, a)),
+        1 => Some((a, Relation::Difference(x.abs_diff(y)), b)),
+        2 if x.max(y) % x.min(y) == 0 => Some((a, Relation::Ratio(x.max(y) / x.min(y)), b)),
+        3 => Some((a, Relation::Sum(x + y), b)),
+        4 => Some((a, Relation::Difference(1), b)),
+        5 => Some((a, Relation::Less, b)),
+        6 => Some((a, Relation::Ratio(2), b)),
+        7 => Some((a, Relation::Sum(side + 1), b)),
+        _ => None,
+    }
+}
+
+/// A thermometer along `grid`'s rising digits: from `start`, each step to
+/// a neighbour (sides and corners) holding a larger digit, chosen by `turns`.
+fn rising_path(grid: &[usize], side: usize, start: usize, turns: &[usize]) -> Vec<usize> {
+    let mut path = vec![start];
+    for &turn in turns {
+        let here = *path.last().unwrap();
+        let (r, c) = (here / side, here % side);
+        let next: Vec<usize> = (r.saturating_sub(1)..=(r + 1).min(side - 1))
+            .flat_map(|nr| (c.saturating_sub(1)..=(c + 1).min(side - 1)).map(move |nc| nr * side + nc))
+            .filter(|&n| grid[n] > grid[here])
+            .collect();
+        if next.is_empty() {
+            break;
+        }
+        path.push(next[turn % next.len()]);
+    }
+    path
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(80))]
+
+    #[test]
+    fn related_boards_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.25), 36),
+        picks in prop::collection::vec((0..36usize, 0..36usize, 0..9u8), 0..10),
+        thermometer in prop::option::of((0..36usize, prop::collection::vec(0..8usize, 1..6))),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid = digits(&grid_text);
+        let mut relations: Vec<(usize, Relation, usize)> = picks
+            .iter()
+            .filter(|&&(a, b, _)| a % cells != b % cells)
+            .filter_map(|&(a, b, kind)| relation_of(&grid, side, a % cells, b % cells, kind))
+            .collect();
+        let mut rules = Rules::new(Shape::new(br, bc)).with_relations(relations.iter().copied()).unwrap();
+        if let Some((start, turns)) = thermometer {
+            let path = rising_path(&grid, side, start % cells, &turns);
+            rules = rules.with_thermometer(&path).unwrap();
+            relations.extend(path.windows(2).map(|pair| (pair[0], Relation::Less, pair[1])));
+        }
+        let puzzle: String =
+            grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let units = classic_units(br, bc);
+        let expected = common::brute_count_related(&puzzle, side, &units, &relations, 20);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ ParseError::Related { .. }) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        prop_assert_eq!(board.count_solutions(20), expected, "{} {:?}", puzzle, relations);
+        prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
+        let solutions: Vec<Board> = board.solutions().take(20).collect();
+        prop_assert_eq!(solutions.len(), expected);
+        for solution in &solutions {
+            prop_assert_eq!(common::brute_count_related(solution.as_str(), side, &units, &relations, 2), 1);
+            prop_assert!(puzzle.bytes().zip(solution.as_str().bytes()).all(|(g, s)| g == b'.' || g == s));
+        }
+        // The grid the relations were read from is a solution when the
+        // relations came from it alone.
+        if relations.iter().all(|&(a, relation, b)| common::keeps(relation, grid[a], grid[b])) {
+            prop_assert!(expected >= 1);
+            prop_assert!(board.solutions().take(20).any(|s| s.as_str() == grid_text) || expected == 20);
+        }
+        // Propagation never removes a digit that some solution holds.
+        if let Some(settled) = board.propagated() {
+            for solution in &solutions {
+                for (cell, digit) in solution.cells().enumerate() {
+                    let kept = settled.get(cell).map_or(settled.candidates(cell).contains(digit.unwrap()), |d| Some(d) == digit);
+                    prop_assert!(kept, "{} at {}", puzzle, cell);
+                }
+            }
+        } else {
+            prop_assert_eq!(expected, 0);
+        }
+    }
+}
+
+#[test]
+fn a_thermometer_of_every_digit_is_filled_by_propagation_alone() {
+    // Down the first column of a 9x9 board: 1 to 9 from the bulb.
+    let cells: Vec<usize> = (0..9).map(|r| r * 9).collect();
+    let rules = Rules::new(Shape::NINE).with_thermometer(&cells).unwrap();
+    let settled = Board::empty_with(&rules).propagated().expect("no contradiction");
+    let column: Vec<Option<u8>> = cells.iter().map(|&c| settled.get(c)).collect();
+    assert_eq!(column, (1..=9).map(Some).collect::<Vec<_>>());
+    // One cell shorter: each cell keeps two candidates.
+    let rules = Rules::new(Shape::NINE).with_thermometer(&cells[..8]).unwrap();
+    let settled = Board::empty_with(&rules).propagated().expect("no contradiction");
+    for (k, &cell) in cells[..8].iter().enumerate() {
+        let k = u8::try_from(k).unwrap();
+        assert_eq!(settled.candidates(cell).iter().collect::<Vec<u8>>(), [k + 1, k + 2], "cell {cell}");
+    }
+}
+
+#[test]
+fn relations_on_every_size_keep_their_rule() {
+    // Kropki dots, XV marks and inequality signs read off a grid of each
+    // size, then a first solution of the empty board under them.
+    for (br, bc) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        let side = br * bc;
+        let grid = digits_of_grid(&Board::empty(Shape::new(br, bc)).solve().unwrap());
+        let mut relations = Vec::new();
+        for cell in (0..side * side).filter(|c| c % side + 1 < side).step_by(3) {
+            let kind = u8::try_from(cell % 4).unwrap();
+            relations.extend(relation_of(&grid, side, cell, cell + 1, kind));
+        }
+        let rules = Rules::new(Shape::new(br, bc)).with_relations(relations.iter().copied()).unwrap();
+        let solution = Board::empty_with(&rules).solve().expect("the grid itself keeps them");
+        let found = digits_of_grid(&solution);
+        for &(a, relation, b) in &relations {
+            assert!(common::keeps(relation, found[a], found[b]), "{side}x{side}: {a} {relation:?} {b}");
+        }
+        assert_eq!(solution.rules(), rules);
+    }
+}
+
+fn digits_of_grid(board: &Board) -> Vec<usize> {
+    board.cells().map(|d| usize::from(d.expect("complete"))).collect()
+}
+
+#[test]
+fn the_same_relations_make_the_same_rules() {
+    let four = || Rules::new(Shape::new(2, 2));
+    let one = four().with_relation(0, Relation::Sum(5), 1).unwrap().with_relation(2, Relation::Less, 3).unwrap();
+    // A symmetric relation given the other way round, and a repeat.
+    let other = four()
+        .with_relations([(3, Relation::Less, 2), (1, Relation::Sum(5), 0)])
+        .unwrap()
+        .with_relation(0, Relation::Sum(5), 1)
+        .unwrap();
+    assert_ne!(one, other, "3 < 2 is not 2 < 3");
+    let same = four().with_relations([(2, Relation::Less, 3), (1, Relation::Sum(5), 0), (0, Relation::Sum(5), 1)]);
+    assert_eq!(same.unwrap(), one);
+    assert_eq!(one.relations().collect::<Vec<_>>(), [(0, Relation::Sum(5), 1), (2, Relation::Less, 3)]);
+    assert!(!one.is_classic());
+    assert_eq!(four().with_relations([]).unwrap(), four());
+    // Relations survive regions and cages added after them.
+    let more = one.clone().with_cage(7, &[14, 15]).unwrap().with_windows().with_diagonals();
+    assert_eq!(more.relations().count(), 2);
+    let jigsaw = one.with_regions("AAAB ACBB CCBD CDDD").unwrap();
+    assert_eq!(jigsaw.relations().count(), 2);
+    assert_eq!(format!("{jigsaw:?}").matches("relations: 2").count(), 1);
+}
+
+#[test]
+fn bad_relations_say_what_is_wrong() {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_relation(0, Relation::Less, 16), Err(RulesError::CellOutOfRange { cell: 16, cells: 16 }));
+    assert_eq!(four().with_relation(5, Relation::Less, 5), Err(RulesError::RelatedToItself { cell: 5 }));
+    let err = four().with_relation(0, Relation::Difference(4), 1).unwrap_err();
+    assert_eq!(err, RulesError::ImpossibleRelation { relation: Relation::Difference(4), side: 4 });
+    assert_eq!(err.to_string(), "no two digits of 1 to 4 keep the relation \"they differ by 4\"");
+    assert!(four().with_relation(0, Relation::Ratio(0), 1).is_err());
+    assert!(four().with_relation(0, Relation::Sum(usize::MAX), 1).is_err());
+    assert!(four().with_relation(0, Relation::Ratio(usize::MAX), 1).is_err());
+    assert_eq!(four().with_thermometer(&[]), Err(RulesError::ThermometerLength { found: 0, side: 4 }));
+    assert_eq!(
+        four().with_thermometer(&[0, 1, 2, 3, 7]).unwrap_err().to_string(),
+        "a thermometer has 5 cells; it needs 1 to 4"
+    );
+    assert_eq!(four().with_thermometer(&[0, 1, 0]), Err(RulesError::RelatedToItself { cell: 0 }));
+    assert_eq!(four().with_thermometer(&[20]), Err(RulesError::CellOutOfRange { cell: 20, cells: 16 }));
+    assert_eq!(four().with_thermometer(&[3]).unwrap(), four());
+    // The first bad relation of a list is the one reported, and nothing is added.
+    let err = four().with_relations([(0, Relation::Less, 1), (2, Relation::Sum(9), 3)]).unwrap_err();
+    assert_eq!(err, RulesError::ImpossibleRelation { relation: Relation::Sum(9), side: 4 });
+}
+
+#[test]
+fn givens_that_break_a_relation_are_refused_with_where() {
+    // Cell 1 must hold less than cell 0.
+    let rules = Rules::new(Shape::new(2, 2)).with_relation(1, Relation::Less, 0).unwrap();
+    let err = rules.parse("12.. .... .... ....").unwrap_err();
+    assert!(matches!(err, ParseError::Related { digit: 2, other: 1, first_cell: true, .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 2: 2 at row 1, column 2: it must be smaller than the 1 at row 1, column 1"
+    );
+    assert!(rules.parse("21.. .... .... ....").is_ok());
+    // The later given the larger one's cell.
+    let rules = Rules::new(Shape::new(2, 2)).with_relation(0, Relation::Less, 5).unwrap();
+    let err = rules.parse("3...\n.2..\n....\n....").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 2, column 2: 2 at row 2, column 2: it must be larger than the 3 at row 1, column 1"
+    );
+    // Placing a digit says the same.
+    let kropki = Rules::new(Shape::new(2, 2)).with_relation(0, Relation::Ratio(2), 4).unwrap();
+    let board = kropki.parse("3... .... .... ....").unwrap();
+    let conflict = board.place(4, 4).unwrap_err();
+    assert!(matches!(
+        conflict,
+        Conflict::Related { digit: 4, other: 3, first: false, relation: Relation::Ratio(2), .. }
+    ));
+    assert_eq!(
+        conflict.to_string(),
+        "4 cannot go at row 2, column 1: it and the 3 at row 1, column 1 break the rule that one is 2 times the other"
+    );
+    assert!(board.place(4, 1).is_err(), "1 and 3: no ratio of 2");
+    assert!(board.place(5, 4).is_ok(), "unrelated cell");
+}
+
+#[test]
+fn relabelling_would_break_a_relation_so_transforming_keeps_the_board() {
+    let rules = Rules::new(Shape::NINE).with_thermometer(&[0, 1, 2, 3]).unwrap();
+    let board = rules.parse(&format!("1{}", ".".repeat(80))).unwrap();
+    assert_eq!(board.transformed(3), board);
+    assert_eq!(board.canonical(), None);
+}
