@@ -192,8 +192,18 @@ impl Grid {
         &self.puzzle
     }
 
-    pub(super) fn has_cages(&self) -> bool {
-        !self.geometry().cages.is_empty()
+    /// Whether the rules go beyond regions (killer cages, relations
+    /// between cells, groups of distinct digits, the non-consecutive
+    /// rule), which a swap of two digits between the corners of a
+    /// rectangle can break: then a pattern that would have two solutions
+    /// under regions alone may have one, and the uniqueness techniques do
+    /// not hold.
+    pub(super) fn has_more_than_regions(&self) -> bool {
+        let geometry = self.geometry();
+        !geometry.cages.is_empty()
+            || geometry.has_relations()
+            || !geometry.distinct.is_empty()
+            || geometry.non_consecutive
     }
 
     /// The board of the digits placed so far.

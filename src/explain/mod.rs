@@ -43,6 +43,7 @@ mod grid;
 mod intersections;
 mod neighbours;
 mod rating;
+mod relations;
 mod singles;
 mod step;
 mod subsets;
@@ -126,7 +127,7 @@ impl Explain {
     fn find(&mut self) -> Option<Step> {
         for (k, technique) in Technique::ALL.into_iter().enumerate() {
             let needs_uniqueness = technique.needs_uniqueness();
-            if needs_uniqueness && (self.grid.has_cages() || self.unique == Some(false)) {
+            if needs_uniqueness && (self.grid.has_more_than_regions() || self.unique == Some(false)) {
                 continue;
             }
             let per_digit = technique.is_per_digit();

@@ -8,7 +8,7 @@ use smallvec::{SmallVec, smallvec};
 
 use super::grid::{CellName, Grid, UnitName, symbol};
 use super::rating::Level;
-use super::{cages, chains, fish, intersections, neighbours, singles, subsets, uniqueness, wings};
+use super::{cages, chains, fish, intersections, neighbours, relations, singles, subsets, uniqueness, wings};
 
 /// A way of deducing a digit or ruling candidates out, easiest first in
 /// [`Technique::ALL`].
@@ -39,6 +39,10 @@ pub enum Technique {
     /// Under the non-consecutive rule, a cell whose candidates are all a
     /// digit or next to it rules that digit out of the cells beside it.
     NonConsecutive,
+    /// Two related cells (a thermometer, an inequality sign, a Kropki dot,
+    /// an XV mark): a candidate of one that keeps the relation with no
+    /// digit the other may hold goes.
+    Relation,
     /// Two cells of a region with the same two candidates.
     NakedPair,
     /// Two digits with the same two places in a region.
@@ -79,7 +83,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order they are tried.
-    pub const ALL: [Technique; 24] = [
+    pub const ALL: [Technique; 25] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -88,6 +92,7 @@ impl Technique {
         Technique::CageCombination,
         Technique::InniesAndOuties,
         Technique::NonConsecutive,
+        Technique::Relation,
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::NakedTriple,
@@ -118,6 +123,7 @@ impl Technique {
             Technique::CageCombination => "Cage combination",
             Technique::InniesAndOuties => "Innies and outies",
             Technique::NonConsecutive => "Non-consecutive neighbours",
+            Technique::Relation => "Related cells",
             Technique::NakedPair => "Naked pair",
             Technique::HiddenPair => "Hidden pair",
             Technique::NakedTriple => "Naked triple",
@@ -145,7 +151,7 @@ impl Technique {
         match self {
             Technique::FullHouse | Technique::NakedSingle => 4,
             Technique::HiddenSingle => 14,
-            Technique::CageCombination => 30,
+            Technique::CageCombination | Technique::Relation => 30,
             Technique::InniesAndOuties => 40,
             Technique::Pointing | Technique::Claiming | Technique::NonConsecutive => 50,
             Technique::NakedPair => 60,
@@ -171,6 +177,7 @@ impl Technique {
             | Technique::CageCombination
             | Technique::InniesAndOuties
             | Technique::NonConsecutive
+            | Technique::Relation
             | Technique::NakedPair
             | Technique::HiddenPair
             | Technique::NakedTriple
@@ -222,6 +229,7 @@ impl Technique {
             Technique::CageCombination => cages::combinations(grid),
             Technique::InniesAndOuties => cages::innies_and_outies(grid),
             Technique::NonConsecutive => neighbours::non_consecutive(grid),
+            Technique::Relation => relations::related(grid),
             Technique::NakedPair => subsets::naked(grid, 2),
             Technique::NakedTriple => subsets::naked(grid, 3),
             Technique::NakedQuad => subsets::naked(grid, 4),

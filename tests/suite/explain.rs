@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use crate::common::load;
 use lazydoku::explain::{Ending, Level, Technique};
 use lazydoku::generate::Generator;
-use lazydoku::{Board, Rules, Shape};
+use lazydoku::{Board, Relation, Rules, Shape};
 
 /// Follows the steps of each puzzle of `name` (every `every`-th one),
 /// checking each placement and elimination against the solution; returns
@@ -534,4 +534,54 @@ fn canonical_forms_and_automorphisms_of_9x9_boards_agree_with_brute_force() {
         assert_eq!(board.canonical().unwrap().as_str(), text, "{board}");
         assert_eq!(board.automorphisms(), Some(count), "{board}");
     }
+}
+
+#[test]
+fn a_related_cell_loses_the_candidates_that_nothing_across_the_relation_keeps() {
+    // r1c1 must be smaller than r1c2, which holds 2: only 1 is left for it.
+    let rules = Rules::new(Shape::new(2, 2)).with_relation(0, Relation::Less, 1).unwrap();
+    let puzzle = rules.parse(".2.. .... .... ....").unwrap();
+    let step = puzzle.explain().find(|s| s.technique() == Technique::Relation).expect("a relation step");
+    assert_eq!(
+        step.sentence(),
+        "Related cells: r1c1 must be smaller than r1c2, which holds 2; so 3 and 4 out of r1c1."
+    );
+    assert_eq!(step.eliminations().collect::<Vec<_>>(), [(0, 3), (0, 4)]);
+    // Generated thermometer and Kropki puzzles: every step keeps the
+    // solution, each relation step takes out candidates of one of its two
+    // cells that keep the relation with no digit the other may hold, and
+    // most puzzles are solved by logic alone.
+    let mut found = 0;
+    for (shape, seed) in [(Shape::new(2, 3), 1), (Shape::NINE, 2), (Shape::NINE, 3)] {
+        let side = shape.side();
+        let mut rules =
+            Rules::new(shape).with_thermometer(&(0..side).step_by(2).map(|r| r * side + 1).collect::<Vec<_>>());
+        rules = rules.and_then(|r| {
+            r.with_relations([(side + 3, Relation::Ratio(2), side + 4), (2 * side, Relation::Difference(1), 3 * side)])
+        });
+        let rules = rules.unwrap();
+        let mut solved = 0;
+        for puzzle in Generator::new(rules.clone()).seed(seed).puzzles().take(8) {
+            let solution = puzzle.solve().unwrap();
+            let mut steps = puzzle.explain();
+            for step in steps.by_ref() {
+                assert!(step.placements().all(|(c, d)| solution.get(c) == Some(d)), "{step}");
+                assert!(step.eliminations().all(|(c, d)| solution.get(c) != Some(d)), "{step}");
+                assert!(!matches!(step.technique(), Technique::UniqueRectangle | Technique::BugPlusOne), "{step}");
+                if step.technique() == Technique::Relation {
+                    found += 1;
+                    let pair = step.cells();
+                    assert_eq!(pair.len(), 2, "{step}");
+                    assert!(step.eliminations().all(|(c, _)| c == pair[1]), "{step}");
+                    assert!(
+                        rules.relations().any(|(a, _, b)| [a, b] == [pair[0], pair[1]] || [b, a] == [pair[0], pair[1]])
+                    );
+                    assert!(step.sentence().starts_with("Related cells: "), "{step}");
+                }
+            }
+            solved += usize::from(steps.ending() == Some(Ending::Solved));
+        }
+        assert!(solved >= 3, "{solved} of 8 solved by logic on {shape:?}");
+    }
+    assert!(found >= 10, "the technique was used {found} times");
 }
