@@ -54,6 +54,52 @@ impl Relation {
         }
     }
 
+    /// The relation's name, as JSON puzzle objects write it: `less`,
+    /// `difference`, `ratio` or `sum`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Relation::Less => "less",
+            Relation::Difference(_) => "difference",
+            Relation::Ratio(_) => "ratio",
+            Relation::Sum(_) => "sum",
+        }
+    }
+
+    /// The number a relation carries: the difference, the ratio or the
+    /// sum; `None` for [`Relation::Less`].
+    #[must_use]
+    pub const fn value(self) -> Option<usize> {
+        match self {
+            Relation::Less => None,
+            Relation::Difference(k) | Relation::Ratio(k) | Relation::Sum(k) => Some(k),
+        }
+    }
+
+    /// The relation of [`Relation::name`] `name` with [`Relation::value`]
+    /// `value`; `None` for an unknown name, or a value missing or given
+    /// where the relation has none.
+    ///
+    /// ```
+    /// use lazydoku::Relation;
+    ///
+    /// assert_eq!(Relation::from_name("ratio", Some(2)), Some(Relation::Ratio(2)));
+    /// assert_eq!(Relation::from_name("less", None), Some(Relation::Less));
+    /// assert_eq!(Relation::from_name("sum", None), None);
+    /// let xv = Relation::Sum(10);
+    /// assert_eq!(Relation::from_name(xv.name(), xv.value()), Some(xv));
+    /// ```
+    #[must_use]
+    pub fn from_name(name: &str, value: Option<usize>) -> Option<Relation> {
+        match (name, value) {
+            ("less", None) => Some(Relation::Less),
+            ("difference", Some(k)) => Some(Relation::Difference(k)),
+            ("ratio", Some(k)) => Some(Relation::Ratio(k)),
+            ("sum", Some(k)) => Some(Relation::Sum(k)),
+            _ => None,
+        }
+    }
+
     /// Whether the two cells can be swapped, with the relation kept.
     pub(crate) fn is_symmetric(self) -> bool {
         !matches!(self, Relation::Less)

@@ -1,6 +1,6 @@
 //! Killer cages as JSON: [`Rules::with_cage_json`].
 
-use crate::board::{Rules, RulesError};
+use crate::board::{Relation, Rules, RulesError};
 
 /// A cage as read, with where it starts for errors.
 struct JsonCage {
@@ -249,6 +249,10 @@ impl Rules {
     }
 }
 
+/// A relation between two cells, as [`Rules::with_relation`] takes it:
+/// the first cell, the relation and the second.
+pub(super) type RelatedCells = (usize, Relation, usize);
+
 /// A puzzle written as a JSON object, as `lazydoku generate --format json`
 /// writes one: where each member that the parser reads lies in the text,
 /// or what it holds.
@@ -268,6 +272,12 @@ pub(super) struct PuzzleObject {
     /// Each group of `distinct_groups` (as [`Rules::with_distinct`] takes
     /// it), with its line and column.
     pub(super) distinct_groups: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each thermometer of `thermometers`, bulb first (as
+    /// [`Rules::with_thermometer`] takes it), with its line and column.
+    pub(super) thermometers: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each relation of `relations` (as [`Rules::with_relation`] takes
+    /// it), with its line and column.
+    pub(super) relations: Vec<(RelatedCells, (usize, usize))>,
 }
 
 impl PuzzleObject {
@@ -281,7 +291,7 @@ impl PuzzleObject {
         };
         let mut reader = Reader { text, pos: 0 };
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
-        let (mut extra_regions, mut distinct_groups) = (None, None);
+        let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -316,7 +326,15 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "extra_regions" | "distinct_groups" => {
+                    "relations" => {
+                        let mut list = Vec::new();
+                        r.array(|r| r.relation(&mut list))?;
+                        if relations.replace(list).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "extra_regions" | "distinct_groups" | "thermometers" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
                             r.skip_space();
@@ -329,7 +347,11 @@ impl PuzzleObject {
                             lists.push((cells, place));
                             Ok(())
                         })?;
-                        let slot = if key == "extra_regions" { &mut extra_regions } else { &mut distinct_groups };
+                        let slot = match key {
+                            "extra_regions" => &mut extra_regions,
+                            "distinct_groups" => &mut distinct_groups,
+                            _ => &mut thermometers,
+                        };
                         if slot.replace(lists).is_some() {
                             return Err(twice(r));
                         }
@@ -358,11 +380,66 @@ impl PuzzleObject {
             names: names.unwrap_or_default(),
             extra_regions: extra_regions.unwrap_or_default(),
             distinct_groups: distinct_groups.unwrap_or_default(),
+            thermometers: thermometers.unwrap_or_default(),
+            relations: relations.unwrap_or_default(),
         })
     }
 }
 
 impl Reader<'_> {
+    /// A relation between two cells: `{"cells": [first, second],
+    /// "relation": NAME}`, with a `value` for the relations that carry one
+    /// ([`Relation::name`], [`Relation::value`]).
+    fn relation(&mut self, out: &mut Vec<(RelatedCells, (usize, usize))>) -> Result<(), RulesError> {
+        self.skip_space();
+        let (start, place) = (self.pos, self.place(self.pos));
+        let (mut cells, mut name, mut value) = (None, None, None);
+        self.object(|r, key, at| {
+            let twice = |r: &Reader<'_>| Err(r.error(at, format!("a relation has two \"{key}\" members")));
+            match key {
+                "cells" if cells.is_some() => twice(r),
+                "cells" => {
+                    let mut list = Vec::new();
+                    r.array(|r| {
+                        list.push(r.number()?);
+                        Ok(())
+                    })?;
+                    cells = Some(list);
+                    Ok(())
+                }
+                "relation" if name.is_some() => twice(r),
+                "relation" => {
+                    name = Some(r.string()?);
+                    Ok(())
+                }
+                "value" if value.is_some() => twice(r),
+                "value" => {
+                    value = Some(r.number()?);
+                    Ok(())
+                }
+                _ => r.skip_value(0),
+            }
+        })?;
+        let cells = match cells.as_deref() {
+            Some(&[first, second]) => (first, second),
+            Some(other) => {
+                return Err(self.error(start, format!("a relation has {} cells; it takes two", other.len())));
+            }
+            None => return Err(self.error(start, "a relation has no \"cells\"")),
+        };
+        let Some(name) = name else { return Err(self.error(start, "a relation has no \"relation\"")) };
+        let relation = Relation::from_name(&name, value).ok_or_else(|| {
+            let reason = match Relation::from_name(&name, Some(1)).or(Relation::from_name(&name, None)) {
+                None => format!("unknown relation {name:?}; use less, difference, ratio or sum"),
+                Some(Relation::Less) => "the relation \"less\" takes no \"value\"".to_owned(),
+                Some(_) => format!("the relation {name:?} needs a \"value\""),
+            };
+            self.error(start, reason)
+        })?;
+        out.push(((cells.0, relation, cells.1), place));
+        Ok(())
+    }
+
     /// A string with no escapes, as the range of its text inside the
     /// quotes: a puzzle or a map, whose cells are found in place.
     fn plain_string(&mut self) -> Result<std::ops::Range<usize>, RulesError> {

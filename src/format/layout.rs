@@ -72,6 +72,10 @@ pub(crate) struct OwnRules {
     pub(crate) extra_regions: Vec<Vec<usize>>,
     /// A JSON object's groups of distinct digits, as it listed them.
     pub(crate) distinct_groups: Vec<Vec<usize>>,
+    /// A JSON object's thermometers, as it listed them.
+    pub(crate) thermometers: Vec<Vec<usize>>,
+    /// A JSON object's relations between cells, as it listed them.
+    pub(crate) relations: Vec<(usize, crate::Relation, usize)>,
 }
 
 impl Layout {
@@ -163,6 +167,35 @@ impl Layout {
     #[must_use]
     pub fn distinct_groups(&self) -> &[Vec<usize>] {
         &self.own.distinct_groups
+    }
+
+    /// The thermometers (bulb first) that a puzzle written as a JSON object
+    /// brought in its `thermometers` member, as it listed them; empty when
+    /// it brought none.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    /// use lazydoku::Relation;
+    ///
+    /// let text = r#"{"puzzle": "................", "thermometers": [[0, 1, 2]],
+    ///     "relations": [{"cells": [14, 15], "relation": "ratio", "value": 2}]}"#;
+    /// let (board, layout) = Parser::new().parse(text)?;
+    /// assert_eq!(layout.thermometers(), [vec![0, 1, 2]]);
+    /// assert_eq!(layout.relations(), [(14, Relation::Ratio(2), 15)]);
+    /// assert_eq!(board.rules().relations().count(), 3);
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn thermometers(&self) -> &[Vec<usize>] {
+        &self.own.thermometers
+    }
+
+    /// The relations between cells that a puzzle written as a JSON object
+    /// brought in its `relations` member, as it listed them; empty when it
+    /// brought none.
+    #[must_use]
+    pub fn relations(&self) -> &[(usize, crate::Relation, usize)] {
+        &self.own.relations
     }
 
     /// `board` written the way the puzzle was.

@@ -342,6 +342,8 @@ impl Parser {
         let own_rules = own_rules
             .or(object.extra_regions.first().map(|(_, at)| *at))
             .or(object.distinct_groups.first().map(|(_, at)| *at))
+            .or(object.thermometers.first().map(|(_, at)| *at))
+            .or(object.relations.first().map(|(_, at)| *at))
             .or(object.names.first().map(|(_, at)| *at));
         if let (Some(given), Some(at)) = (given, own_rules) {
             return self.parse_object(text, None).and_then(|read| same_rules(read, given, at));
@@ -388,7 +390,9 @@ impl Parser {
             None if object.regions.is_none()
                 && object.cages.is_none()
                 && object.extra_regions.is_empty()
-                && object.distinct_groups.is_empty() =>
+                && object.distinct_groups.is_empty()
+                && object.thermometers.is_empty()
+                && object.relations.is_empty() =>
             {
                 let scan = parser.scan(&padded, false)?;
                 (parser.build(&scan)?, scan)
@@ -407,13 +411,15 @@ impl Parser {
         layout.own.rule_names = (!list.is_empty()).then(|| list.join(","));
         layout.own.extra_regions = object.extra_regions.into_iter().map(|(cells, _)| cells).collect();
         layout.own.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
+        layout.own.thermometers = object.thermometers.into_iter().map(|(cells, _)| cells).collect();
+        layout.own.relations = object.relations.into_iter().map(|(relation, _)| relation).collect();
         Ok((board, layout))
     }
 
     /// The rules a JSON object brings besides named ones (already this
     /// parser's options), on a board of `side`: its region map, cages,
-    /// extra regions and groups of distinct digits, each error placed in
-    /// the object.
+    /// extra regions, groups of distinct digits, thermometers and
+    /// relations, each error placed in the object.
     fn object_rules(self, text: &str, object: &PuzzleObject, side: usize) -> Result<Rules, ParseError> {
         if let Some((range, (line, column))) = &object.regions {
             let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
@@ -454,6 +460,12 @@ impl Parser {
         }
         for (cells, place) in &object.distinct_groups {
             rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
+        }
+        for (cells, place) in &object.thermometers {
+            rules = rules.with_thermometer(cells).map_err(|e| at(*place, e))?;
+        }
+        for &((first, relation, second), place) in &object.relations {
+            rules = rules.with_relation(first, relation, second).map_err(|e| at(place, e))?;
         }
         Ok(rules)
     }

@@ -75,9 +75,24 @@ fn generated(random: &mut Random) -> String {
             // The main diagonal as an extra region, and two cells a knight's
             // move apart as a group, now and then: givens may break them.
             let diagonal: Vec<usize> = (0..side).map(|i| i * side + i).collect();
-            let more = match random.below(3) {
+            // A thermometer along the first row, and relations of every
+            // kind between random cells, with values that may be
+            // impossible, now and then.
+            let thermometer: Vec<usize> = (0..random.below(side + 2)).collect();
+            let relations: Vec<String> = (0..random.below(4))
+                .map(|_| {
+                    let (a, b) = (random.below(side * side + 1), random.below(side * side));
+                    let name = *random.pick(&["less", "difference", "ratio", "sum", "more"]);
+                    let value = random.below(2 * side + 2);
+                    let value = if name == "less" { String::new() } else { format!(r#", "value": {value}"#) };
+                    format!(r#"{{"cells": [{a}, {b}], "relation": "{name}"{value}}}"#)
+                })
+                .collect();
+            let more = match random.below(5) {
                 0 => format!(r#", "extra_regions": [{diagonal:?}]"#),
                 1 => format!(r#", "distinct_groups": [[0, {}]]"#, side + 2),
+                2 => format!(r#", "thermometers": [{thermometer:?}]"#),
+                3 => format!(r#", "relations": [{}]"#, relations.join(", ")),
                 _ => String::new(),
             };
             let object = format!(
@@ -210,6 +225,10 @@ fn check(text: &str, parser: Parser) {
                 ),
                 "{text:?} gave {solution}"
             );
+            let digit = |cell: usize| usize::from(solution.get(cell).unwrap_or(0));
+            for (a, relation, b) in board.rules().relations() {
+                assert!(common::keeps(relation, digit(a), digit(b)), "{text:?} gave {solution}");
+            }
             let _ = layout.render(&solution);
         }
         let (count, _) = board.count_solutions_within(3, budget);

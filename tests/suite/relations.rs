@@ -261,3 +261,61 @@ fn relabelling_would_break_a_relation_so_transforming_keeps_the_board() {
     assert_eq!(board.transformed(3), board);
     assert_eq!(board.canonical(), None);
 }
+
+#[test]
+fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
+    let rules = r#""thermometers": [[0, 1, 2, 3]], "relations": [{"cells": [4, 5], "relation": "sum", "value": 7}]}"#;
+    let puzzle = format!(r#"{{"puzzle": "................", {rules}"#);
+    let out = common::run(&["solve", "-q"], &puzzle);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("{{\"puzzle\": \"1234342121434312\", {rules}\n"));
+    let out = common::run(&["count", "-q"], &puzzle);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+    let out = common::run(&["solve", "-q", "--format", "json"], &puzzle);
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        json.contains(r#""thermometers":[[0,1,2,3]],"relations":[{"cells":[4,5],"relation":"sum","value":7}]"#),
+        "{json}"
+    );
+    // A line answer has no place for them, and says so.
+    let out = common::run(&["solve", "--format", "line"], &puzzle);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1234342121434312\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`thermometers` and `relations`"));
+    // The library reads the same object.
+    let (board, layout) = lazydoku::format::Parser::new().parse(&puzzle).unwrap();
+    assert_eq!(layout.relations(), [(4, Relation::Sum(7), 5)]);
+    assert_eq!(board.rules().relations().count(), 4);
+    // Errors say where, in the object's own lines.
+    let cases = [
+        (
+            r#"{"puzzle": "................",
+  "relations": [{"cells": [4, 5], "relation": "sum"}]}"#,
+            "-:2:17: the relation \"sum\" needs a \"value\"",
+        ),
+        (
+            r#"{"puzzle": "................", "relations": [{"cells": [4], "relation": "less"}]}"#,
+            "-:1:46: a relation has 1 cells; it takes two",
+        ),
+        (
+            r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,
+            "-:1:46: unknown relation \"more\"; use less, difference, ratio or sum",
+        ),
+        (
+            r#"{"puzzle": "................", "relations": [{"cells": [4, 16], "relation": "less"}]}"#,
+            "-:1:46: cell 16 is off the board; use an index below 16",
+        ),
+        (
+            r#"{"puzzle": "................", "thermometers": [[0, 1, 2, 3, 4]]}"#,
+            "-:1:49: a thermometer has 5 cells; it needs 1 to 4",
+        ),
+        (
+            r#"{"puzzle": "12..............", "thermometers": [[1, 0]]}"#,
+            "-:1:14: 2 at row 1, column 2: it must be smaller than the 1 at row 1, column 1",
+        ),
+    ];
+    for (text, said) in cases {
+        let out = common::run(&["solve"], text);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.lines().any(|line| line == format!("lazydoku: {said}")), "{text}: {stderr}");
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid: "), "{text}");
+    }
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use lazydoku::explain::{Ending, Explain, Step, Technique};
 use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
-use lazydoku::{Board, Children, Rules};
+use lazydoku::{Board, Children, Relation, Rules};
 
 use crate::input::Record;
 
@@ -746,12 +746,18 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
 /// way to write them, so that nothing is dropped without a word.
 fn note_rules_left_out(layout: Option<&Layout>) {
     static NOTED: std::sync::Once = std::sync::Once::new();
-    if layout.is_some_and(|layout| !layout.extra_regions().is_empty() || !layout.distinct_groups().is_empty()) {
+    let brought = |layout: &Layout| {
+        !layout.extra_regions().is_empty()
+            || !layout.distinct_groups().is_empty()
+            || !layout.thermometers().is_empty()
+            || !layout.relations().is_empty()
+    };
+    if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
-                "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions` and \
-                 `distinct_groups`, and are written without them (the puzzle's own format and --format json keep \
-                 them)"
+                "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
+                 `distinct_groups`, `thermometers` and `relations`, and are written without them (the puzzle's own \
+                 format and --format json keep them)"
             );
         });
     }
@@ -795,7 +801,28 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let extra = (!layout.extra_regions().is_empty()).then(|| ("extra_regions", cell_lists(layout.extra_regions())));
     let groups =
         (!layout.distinct_groups().is_empty()).then(|| ("distinct_groups", cell_lists(layout.distinct_groups())));
-    regions.into_iter().chain(cages).chain(extra).chain(groups).chain(names).collect()
+    let thermometers = (!layout.thermometers().is_empty()).then(|| ("thermometers", cell_lists(layout.thermometers())));
+    let relations = (!layout.relations().is_empty()).then(|| ("relations", relations_json(layout.relations())));
+    regions
+        .into_iter()
+        .chain(cages)
+        .chain(extra)
+        .chain(groups)
+        .chain(thermometers)
+        .chain(relations)
+        .chain(names)
+        .collect()
+}
+
+/// Relations between cells as a JSON array of
+/// `{"cells":[a,b],"relation":NAME}`, with a `value` where the relation
+/// carries one.
+fn relations_json(relations: &[(usize, Relation, usize)]) -> String {
+    let objects = relations.iter().map(|&(first, relation, second)| {
+        let value = relation.value().map(|k| format!(",\"value\":{k}")).unwrap_or_default();
+        format!("{{\"cells\":[{first},{second}],\"relation\":\"{}\"{value}}}", relation.name())
+    });
+    format!("[{}]", objects.format(","))
 }
 
 /// Rule names apart by commas as a JSON array of strings.
