@@ -14,6 +14,7 @@ use std::fmt;
 /// | Kropki's white dot | `Relation::Difference(1)` |
 /// | Kropki's black dot | `Relation::Ratio(2)` |
 /// | XV's X and V | `Relation::Sum(10)`, `Relation::Sum(5)` |
+/// | a German whispers line's step | `Relation::Apart(5)` |
 ///
 /// Only [`Relation::Less`] depends on the order of its cells.
 ///
@@ -25,6 +26,7 @@ use std::fmt;
 /// assert!(Relation::Difference(1).holds(5, 4));
 /// assert!(Relation::Ratio(2).holds(3, 6) && Relation::Ratio(2).holds(6, 3));
 /// assert!(Relation::Sum(10).holds(4, 6));
+/// assert!(Relation::Apart(5).holds(9, 4) && !Relation::Apart(5).holds(3, 7));
 /// assert_eq!(Relation::Ratio(2).to_string(), "one is 2 times the other");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -38,6 +40,9 @@ pub enum Relation {
     Ratio(usize),
     /// The two digits add up to this.
     Sum(usize),
+    /// The two digits differ by this much or more (German whispers are 5,
+    /// Dutch whispers 4).
+    Apart(usize),
 }
 
 impl Relation {
@@ -51,11 +56,12 @@ impl Relation {
             Relation::Difference(k) => a.abs_diff(b) == k,
             Relation::Ratio(k) => a.checked_mul(k) == Some(b) || b.checked_mul(k) == Some(a),
             Relation::Sum(k) => a + b == k,
+            Relation::Apart(k) => a.abs_diff(b) >= k,
         }
     }
 
     /// The relation's name, as JSON puzzle objects write it: `less`,
-    /// `difference`, `ratio` or `sum`.
+    /// `difference`, `ratio`, `sum` or `apart`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -63,6 +69,7 @@ impl Relation {
             Relation::Difference(_) => "difference",
             Relation::Ratio(_) => "ratio",
             Relation::Sum(_) => "sum",
+            Relation::Apart(_) => "apart",
         }
     }
 
@@ -72,7 +79,7 @@ impl Relation {
     pub const fn value(self) -> Option<usize> {
         match self {
             Relation::Less => None,
-            Relation::Difference(k) | Relation::Ratio(k) | Relation::Sum(k) => Some(k),
+            Relation::Difference(k) | Relation::Ratio(k) | Relation::Sum(k) | Relation::Apart(k) => Some(k),
         }
     }
 
@@ -96,6 +103,7 @@ impl Relation {
             ("difference", Some(k)) => Some(Relation::Difference(k)),
             ("ratio", Some(k)) => Some(Relation::Ratio(k)),
             ("sum", Some(k)) => Some(Relation::Sum(k)),
+            ("apart", Some(k)) => Some(Relation::Apart(k)),
             _ => None,
         }
     }
@@ -119,6 +127,7 @@ impl Relation {
                 each_digit(first, |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)], full)
             }
             Relation::Sum(k) => each_digit(first, |d| [k.checked_sub(d), None], full),
+            Relation::Apart(k) => apart(first, k, full),
         }
     }
 
@@ -146,6 +155,16 @@ fn shifted(mask: u32, by: usize, full: u32) -> u32 {
     (mask.checked_shl(by).unwrap_or(0) | mask.checked_shr(by).unwrap_or(0)) & full
 }
 
+/// The digits `by` or more away from some digit of `mask`, within `full`:
+/// those `by` or more below its largest, and those `by` or more above its
+/// smallest.
+fn apart(mask: u32, by: usize, full: u32) -> u32 {
+    let (Some(top), Ok(by)) = (mask.checked_ilog2(), u32::try_from(by)) else { return 0 };
+    let below = top.checked_sub(by).map_or(0, |highest| u32::MAX >> (31 - highest));
+    let above = mask.trailing_zeros().checked_add(by).and_then(|lowest| u32::MAX.checked_shl(lowest)).unwrap_or(0);
+    (below | above) & full
+}
+
 /// The digits that `partners` gives for some digit of `mask`, within `full`.
 fn each_digit(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2], full: u32) -> u32 {
     let mut out = 0u32;
@@ -168,6 +187,7 @@ impl fmt::Display for Relation {
             Relation::Difference(k) => write!(f, "they differ by {k}"),
             Relation::Ratio(k) => write!(f, "one is {k} times the other"),
             Relation::Sum(k) => write!(f, "they add up to {k}"),
+            Relation::Apart(k) => write!(f, "they differ by {k} or more"),
         }
     }
 }
@@ -236,6 +256,13 @@ mod tests {
             Relation::Sum(10),
             Relation::Sum(0),
             Relation::Sum(usize::MAX),
+            Relation::Apart(0),
+            Relation::Apart(1),
+            Relation::Apart(4),
+            Relation::Apart(5),
+            Relation::Apart(24),
+            Relation::Apart(25),
+            Relation::Apart(usize::MAX),
         ];
         for side in [4usize, 6, 9, 16, 25] {
             let full = u32::MAX >> (32 - side);

@@ -158,6 +158,7 @@ pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
         Relation::Difference(k) => a + k == b || b + k == a,
         Relation::Ratio(k) => a * k == b || b * k == a,
         Relation::Sum(k) => a + b == k,
+        Relation::Apart(k) => a >= b + k || b >= a + k,
         other => panic!("no reference for {other:?}"),
     }
 }

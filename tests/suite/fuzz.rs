@@ -82,7 +82,7 @@ fn generated(random: &mut Random) -> String {
             let relations: Vec<String> = (0..random.below(4))
                 .map(|_| {
                     let (a, b) = (random.below(side * side + 1), random.below(side * side));
-                    let name = *random.pick(&["less", "difference", "ratio", "sum", "more"]);
+                    let name = *random.pick(&["less", "difference", "ratio", "sum", "apart", "more"]);
                     let value = random.below(2 * side + 2);
                     let value = if name == "less" { String::new() } else { format!(r#", "value": {value}"#) };
                     format!(r#"{{"cells": [{a}, {b}], "relation": "{name}"{value}}}"#)

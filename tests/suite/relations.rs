@@ -24,8 +24,8 @@ fn digits(grid: &str) -> Vec<usize> {
 }
 
 /// A relation between cells `a` and `b` of `grid`, of a kind that `kind`
-/// picks: kinds 0 to 3 are read off the grid's digits there, so that the
-/// grid keeps them; kinds 4 to 7 are fixed relations that it may break.
+/// picks: kinds 0 to 4 are read off the grid's digits there, so that the
+/// grid keeps them; kinds 5 to 9 are fixed relations that it may break.
 /// `None` where the grid's digits give no relation of that kind.
 fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Option<(usize, Relation, usize)> {
     let (x, y) = (grid[a], grid[b]);
@@ -35,10 +35,12 @@ fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Opt
         1 => Some((a, Relation::Difference(x.abs_diff(y)), b)),
         2 if x.max(y) % x.min(y) == 0 => Some((a, Relation::Ratio(x.max(y) / x.min(y)), b)),
         3 => Some((a, Relation::Sum(x + y), b)),
-        4 => Some((a, Relation::Difference(1), b)),
-        5 => Some((a, Relation::Less, b)),
-        6 => Some((a, Relation::Ratio(2), b)),
-        7 => Some((a, Relation::Sum(side + 1), b)),
+        4 => Some((a, Relation::Apart(x.abs_diff(y)), b)),
+        5 => Some((a, Relation::Difference(1), b)),
+        6 => Some((a, Relation::Less, b)),
+        7 => Some((a, Relation::Ratio(2), b)),
+        8 => Some((a, Relation::Sum(side + 1), b)),
+        9 => Some((a, Relation::Apart(side / 2), b)),
         _ => None,
     }
 }
@@ -70,7 +72,7 @@ proptest! {
         seed in 1..u64::MAX,
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.25), 36),
-        picks in prop::collection::vec((0..36usize, 0..36usize, 0..9u8), 0..10),
+        picks in prop::collection::vec((0..36usize, 0..36usize, 0..11u8), 0..10),
         thermometer in prop::option::of((0..36usize, prop::collection::vec(0..8usize, 1..6))),
     ) {
         let (br, bc) = if six { (2, 3) } else { (2, 2) };
@@ -297,7 +299,7 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,
-            "-:1:46: unknown relation \"more\"; use less, difference, ratio or sum",
+            "-:1:46: unknown relation \"more\"; use less, difference, ratio, sum or apart",
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 16], "relation": "less"}]}"#,
@@ -318,4 +320,39 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         assert!(stderr.lines().any(|line| line == format!("lazydoku: {said}")), "{text}: {stderr}");
         assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid: "), "{text}");
     }
+}
+
+#[test]
+fn german_whispers_keep_five_off_the_line_and_every_step_five_apart() {
+    // A line along the first row and down the fourth column, each step
+    // five or more apart: no digit differs from 5 by that much, so
+    // propagation alone takes 5 from every cell of it.
+    let line = [0usize, 1, 2, 3, 12, 21, 30];
+    let rules =
+        Rules::new(Shape::NINE).with_relations(line.windows(2).map(|p| (p[0], Relation::Apart(5), p[1]))).unwrap();
+    let settled = Board::empty_with(&rules).propagated().expect("whispers grids exist");
+    for &cell in &line {
+        assert!(!settled.candidates(cell).contains(5), "5 left at {cell}");
+    }
+    assert!(settled.candidates(40).contains(5), "the centre is off the line");
+    // A whole row on the line would need nine digits without 5: none.
+    let row = Rules::new(Shape::NINE).with_relations((0..8).map(|c| (c, Relation::Apart(5), c + 1))).unwrap();
+    assert_eq!(Board::empty_with(&row).propagated(), None);
+    let grid = Board::empty_with(&rules).solve().expect("whispers grids exist");
+    for pair in line.windows(2) {
+        let (a, b) = (grid.get(pair[0]).unwrap(), grid.get(pair[1]).unwrap());
+        assert!(a.abs_diff(b) >= 5, "{grid}: {a} and {b} at {pair:?}");
+    }
+    // Ten or more apart is out of reach of 1 to 9.
+    let err = Rules::new(Shape::NINE).with_relation(0, Relation::Apart(9), 1).unwrap_err();
+    assert_eq!(err, RulesError::ImpossibleRelation { relation: Relation::Apart(9), side: 9 });
+    // JSON objects name it "apart", and answers give it back.
+    let puzzle = r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "apart", "value": 3}]}"#;
+    let out = common::run(&["solve", "-q", "--format", "json"], puzzle);
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(json.contains(r#""relations":[{"cells":[0,1],"relation":"apart","value":3}]"#), "{json}");
+    let out = common::run(&["count", "-q", "--limit", "1000"], puzzle);
+    let with_line = String::from_utf8_lossy(&out.stdout).trim().parse::<usize>().unwrap();
+    // Of the 288 4x4 grids, those whose first two digits are 1 and 4 either way.
+    assert_eq!(with_line, 288 / 6);
 }
