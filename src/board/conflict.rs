@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::relation::Broken;
-use super::{Region, Relation};
+use super::{Candidates, Region, Relation};
 
 /// Why [`Board::place`](crate::Board::place) refused a digit: the digit is
 /// already in one of the cell's regions, or the cell is taken.
@@ -90,6 +90,18 @@ pub enum Conflict {
         /// The other cell's column.
         other_col: usize,
     },
+    /// The rules allow the cell other digits only
+    /// ([`Rules::with_allowed_digits`](crate::Rules::with_allowed_digits)).
+    NotAllowed {
+        /// The digit.
+        digit: u8,
+        /// The digits the cell may hold.
+        allowed: Candidates,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
     /// The digit fills a killer cage whose digits do not add up to its sum.
     CageSum {
         /// The cage's sum.
@@ -135,6 +147,15 @@ impl fmt::Display for Conflict {
                 let broken = Broken { relation, first, other: &other, at: (other_row, other_col) };
                 write!(f, "{digit} cannot go at row {}, column {}: {broken}", row + 1, col + 1)
             }
+            Conflict::NotAllowed { digit, allowed, row, col } => {
+                write!(
+                    f,
+                    "{digit} cannot go at row {}, column {}: {}",
+                    row + 1,
+                    col + 1,
+                    OnlyAllowed { digits: allowed, symbols: false }
+                )
+            }
             Conflict::CageSum { sum, found, row, col } => write!(
                 f,
                 "row {}, column {} completes a cage that adds up to {found}, not its sum of {sum}",
@@ -146,3 +167,33 @@ impl fmt::Display for Conflict {
 }
 
 impl std::error::Error for Conflict {}
+
+/// What the rules allow a cell, as the end of a sentence about a digit
+/// that is not among it: "the rules allow only 2, 4, 6 or 8 there". The
+/// digits are numbers, or the symbols a puzzle writes them with (`A` for
+/// 10 on 16x16) when `symbols` is set.
+pub(crate) struct OnlyAllowed {
+    pub(crate) digits: Candidates,
+    pub(crate) symbols: bool,
+}
+
+impl fmt::Display for OnlyAllowed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the rules allow only ")?;
+        let count = self.digits.len();
+        for (i, digit) in self.digits.iter().enumerate() {
+            let before = if i == 0 {
+                ""
+            } else if i + 1 == count {
+                " or "
+            } else {
+                ", "
+            };
+            match super::Shape::symbol(digit).filter(|_| self.symbols) {
+                Some(symbol) => write!(f, "{before}{symbol}")?,
+                None => write!(f, "{before}{digit}")?,
+            }
+        }
+        f.write_str(" there")
+    }
+}

@@ -254,10 +254,24 @@ impl General {
     pub(crate) fn empty(geometry: SharedGeometry) -> General {
         let (cells, full, units) = (geometry.cells, geometry.full, geometry.unit_count());
         let every_place = (1u32 << geometry.side) - 1;
+        let (mut cands, mut places) = (vec![full; cells], vec![every_place; units * geometry.side]);
+        if !geometry.allowed.is_empty() {
+            // Cells that may not hold every digit start without the others,
+            // and those digits without their places there.
+            for (cell, cands) in cands.iter_mut().enumerate() {
+                *cands = geometry.allowed_at(cell);
+            }
+            for (slot, place) in places.iter_mut().enumerate() {
+                let (unit, digit) = (slot / geometry.side, slot % geometry.side);
+                *place = (0..geometry.side)
+                    .filter(|&i| cands[geometry.unit_cell(unit, i)] >> digit & 1 == 1)
+                    .fold(0, |places, i| places | 1 << i);
+            }
+        }
         General {
             text: vec![EMPTY; cells],
-            cands: vec![full; cells],
-            places: vec![every_place; units * geometry.side],
+            cands,
+            places,
             changed: vec![full; units],
             empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,

@@ -29,6 +29,7 @@ pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub(crate) use clauses::Clauses;
 pub use conflict::Conflict;
+pub(crate) use conflict::OnlyAllowed;
 pub(crate) use relation::Broken;
 pub use relation::Relation;
 use rules::SharedGeometry;
@@ -284,6 +285,10 @@ impl Board {
             return Err(Conflict::Filled { row, col, digit: held });
         }
         let bit = 1 << (digit - 1);
+        let allowed = g.allowed_at(cell);
+        if allowed & bit == 0 {
+            return Err(Conflict::NotAllowed { digit, allowed: Candidates::from_bits(allowed), row, col });
+        }
         if let Some(&peer) = g.peers(cell).iter().find(|&&p| self.get(usize::from(p)) == Some(digit)) {
             let peer = usize::from(peer);
             return Err(Conflict::Repeated {

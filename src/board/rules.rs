@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
-use super::{Region, Relation, Shape};
+use super::{Candidates, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
 /// built once for the whole program, or one that a user's rules made.
@@ -77,6 +77,10 @@ impl fmt::Debug for Rules {
             .field("distinct", &self.geometry.distinct.len())
             .field("non_consecutive", &self.geometry.non_consecutive)
             .field("relations", &self.geometry.relations.len())
+            .field(
+                "cells_with_allowed_digits",
+                &self.geometry.allowed.iter().filter(|&&m| m != self.geometry.full).count(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -697,6 +701,97 @@ impl Rules {
         self.with_relations(cells.windows(2).map(|pair| (pair[0], Relation::Less, pair[1])))
     }
 
+    /// These rules with each of `cells` (numbered row by row from 0)
+    /// holding one of `digits` only: the shaded cells of even-odd puzzles,
+    /// or any other set. A cell given several times keeps the digits all of
+    /// its sets share.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::DigitOutOfRange`] for
+    /// a digit outside 1 to the board's side, and
+    /// [`RulesError::NoDigitAllowed`] for a cell left with no digit.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // The first cell of a 4x4 board holds 3 or 4, the next one 1.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_allowed_digits(&[0], &[3, 4])?.with_allowed_digits(&[1], &[1])?;
+    /// assert_eq!(rules.allowed_digits(0).iter().collect::<Vec<_>>(), [3, 4]);
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     assert!(solution.get(0).unwrap() >= 3 && solution.get(1) == Some(1));
+    /// }
+    /// assert!(rules.parse("2...............").is_err(), "2 is not allowed in the first cell");
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_allowed_digits(&[0], &[5]),
+    ///     Err(RulesError::DigitOutOfRange { digit: 5, side: 4 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_allowed_digits(self, cells: &[usize], digits: &[usize]) -> Result<Rules, RulesError> {
+        let (side, count) = (self.geometry.side, self.geometry.cells);
+        if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+            return Err(RulesError::CellOutOfRange { cell, cells: count });
+        }
+        if let Some(&digit) = digits.iter().find(|&&d| d == 0 || d > side) {
+            return Err(RulesError::DigitOutOfRange { digit, side });
+        }
+        if cells.is_empty() {
+            return Ok(self);
+        }
+        let mask = digits.iter().fold(0u32, |mask, &d| mask | 1 << (d - 1));
+        let mut allowed = (0..count).map(|cell| self.geometry.allowed_at(cell)).collect::<Vec<u32>>();
+        for &cell in cells {
+            allowed[cell] &= mask;
+            if allowed[cell] == 0 {
+                return Err(RulesError::NoDigitAllowed { cell });
+            }
+        }
+        Ok(Rules::sharing(self.geometry.with_allowed(allowed)))
+    }
+
+    /// These rules with `cells` holding even digits only (the shaded
+    /// squares of even-odd puzzles): [`Rules::with_allowed_digits`] with
+    /// 2, 4, 6 and so on up to the board's side.
+    ///
+    /// # Errors
+    ///
+    /// As [`Rules::with_allowed_digits`].
+    pub fn with_even(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let digits: Vec<usize> = (2..=self.geometry.side).step_by(2).collect();
+        self.with_allowed_digits(cells, &digits)
+    }
+
+    /// These rules with `cells` holding odd digits only (the circled
+    /// squares of even-odd puzzles): [`Rules::with_allowed_digits`] with 1,
+    /// 3, 5 and so on up to the board's side.
+    ///
+    /// # Errors
+    ///
+    /// As [`Rules::with_allowed_digits`].
+    pub fn with_odd(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let digits: Vec<usize> = (1..=self.geometry.side).step_by(2).collect();
+        self.with_allowed_digits(cells, &digits)
+    }
+
+    /// The digits `cell` may hold under these rules
+    /// ([`Rules::with_allowed_digits`]): every digit of the board unless
+    /// they say otherwise, and none for a cell off the board.
+    #[must_use]
+    pub fn allowed_digits(&self, cell: usize) -> Candidates {
+        if cell >= self.geometry.cells {
+            return Candidates::from_bits(0);
+        }
+        Candidates::from_bits(self.geometry.allowed_at(cell))
+    }
+
+    /// Whether some cell may not hold every digit
+    /// ([`Rules::with_allowed_digits`]).
+    #[must_use]
+    pub fn has_allowed_digits(&self) -> bool {
+        !self.geometry.allowed.is_empty()
+    }
+
     /// Every relation between two cells ([`Rules::with_relation`]): the
     /// first cell, the relation and the second, in order and without
     /// repeats. A symmetric relation lists its smaller cell first.
@@ -755,7 +850,8 @@ impl Rules {
         Rules::sharing(
             Geometry::from_parts(shape, units, cages, like.distinct.clone())
                 .non_consecutive(like.non_consecutive)
-                .related(like.relations.clone()),
+                .related(like.relations.clone())
+                .allowing(like.allowed.clone()),
         )
     }
 
@@ -869,6 +965,20 @@ pub enum RulesError {
         /// The board's side: the most cells a thermometer may have.
         side: usize,
     },
+    /// A digit outside 1 to the board's side, as
+    /// [`Rules::with_allowed_digits`] was given.
+    DigitOutOfRange {
+        /// The digit.
+        digit: usize,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
+    /// A cell that [`Rules::with_allowed_digits`] left with no digit it may
+    /// hold.
+    NoDigitAllowed {
+        /// The cell.
+        cell: usize,
+    },
     /// A killer cage map ([`Rules::with_cage_map`]) that cannot be read.
     CageMap {
         /// The line, from 1.
@@ -918,6 +1028,12 @@ impl fmt::Display for RulesError {
             }
             RulesError::ThermometerLength { found, side } => {
                 write!(f, "a thermometer has {found} cells; it needs 1 to {side}")
+            }
+            RulesError::DigitOutOfRange { digit, side } => {
+                write!(f, "digit {digit} is off the board; use 1 to {side}")
+            }
+            RulesError::NoDigitAllowed { cell } => {
+                write!(f, "cell {cell} is left with no digit it may hold; its allowed digits must share one")
             }
             RulesError::CageMap { line, column, ref reason } => write!(f, "line {line}, column {column}: {reason}"),
         }

@@ -317,6 +317,9 @@ pub(crate) struct Geometry {
     /// both empty without relations.
     cell_relations: Vec<u32>,
     cell_relation_start: Vec<u32>,
+    /// The digits each cell may hold (even or odd cells, say), one mask a
+    /// cell; empty when every cell may hold every digit.
+    pub(crate) allowed: Vec<u32>,
 }
 
 /// A killer cage: its cells hold distinct digits that add up to `sum`.
@@ -728,6 +731,7 @@ impl PartialEq for Geometry {
             || self.distinct != other.distinct
             || self.non_consecutive != other.non_consecutive
             || self.relations != other.relations
+            || self.allowed != other.allowed
         {
             return false;
         }
@@ -803,7 +807,7 @@ impl Geometry {
     /// rule.
     fn rebuilt(&self, cages: Vec<Cage>, distinct: Vec<Vec<u16>>, non_consecutive: bool) -> Geometry {
         let geometry = Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, distinct);
-        geometry.non_consecutive(non_consecutive).related(self.relations.clone())
+        geometry.non_consecutive(non_consecutive).related(self.relations.clone()).allowing(self.allowed.clone())
     }
 
     /// This geometry with the non-consecutive rule, or without it.
@@ -822,7 +826,28 @@ impl Geometry {
             self.cages.clone(),
             self.distinct.clone(),
         );
-        geometry.non_consecutive(self.non_consecutive).related(relations)
+        geometry.non_consecutive(self.non_consecutive).related(relations).allowing(self.allowed.clone())
+    }
+
+    /// This geometry with `allowed` (one mask a cell, or none, checked by
+    /// the caller) in place of the digits its cells may hold.
+    pub(crate) fn with_allowed(&self, allowed: Vec<u32>) -> Geometry {
+        self.rebuilt(self.cages.clone(), self.distinct.clone(), self.non_consecutive).allowing(allowed)
+    }
+
+    /// This geometry with `allowed` as the digits its cells may hold: none
+    /// kept when every cell may hold every digit, so that such rules equal
+    /// the rules without the list.
+    pub(crate) fn allowing(mut self, allowed: Vec<u32>) -> Geometry {
+        self.allowed = if allowed.iter().all(|&mask| mask & self.full == self.full) { Vec::new() } else { allowed };
+        self
+    }
+
+    /// The digits `cell` may hold, as bits: every digit unless the rules
+    /// say otherwise.
+    #[inline]
+    pub(crate) fn allowed_at(&self, cell: usize) -> u32 {
+        self.allowed.get(cell).map_or(self.full, |&mask| mask & self.full)
     }
 
     /// This geometry with `relations`, sorted and without repeats, and
@@ -972,6 +997,7 @@ impl Geometry {
             relations: Vec::new(),
             cell_relations: Vec::new(),
             cell_relation_start: Vec::new(),
+            allowed: Vec::new(),
         }
     }
 

@@ -32,10 +32,11 @@ impl Board {
     /// On classic rules any symmetry of the group above may be applied. On
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
-    /// on killer and non-consecutive rules and on relations between cells
-    /// (thermometers, Kropki dots), where relabelling changes sums, which
-    /// digits are consecutive and which is larger, the board comes back
-    /// unchanged.
+    /// on killer and non-consecutive rules, on relations between cells
+    /// (thermometers, Kropki dots) and on digits allowed in some cells
+    /// only (even and odd cells), where relabelling changes sums, which
+    /// digits are consecutive, which is larger and which are allowed, the
+    /// board comes back unchanged.
     ///
     /// ```
     /// use lazydoku::Board;
@@ -51,7 +52,11 @@ impl Board {
     #[must_use]
     pub fn transformed(&self, seed: u64) -> Board {
         let rules = self.rules();
-        if rules.cages().next().is_some() || rules.is_non_consecutive() || rules.relations().next().is_some() {
+        if rules.cages().next().is_some()
+            || rules.is_non_consecutive()
+            || rules.relations().next().is_some()
+            || rules.has_allowed_digits()
+        {
             return self.clone();
         }
         let side = self.shape().side();

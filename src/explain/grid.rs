@@ -194,7 +194,7 @@ impl Grid {
 
     /// Whether the rules go beyond regions (killer cages, relations
     /// between cells, groups of distinct digits, the non-consecutive
-    /// rule), which a swap of two digits between the corners of a
+    /// rule, digits allowed in some cells only), which a swap of two digits between the corners of a
     /// rectangle can break: then a pattern that would have two solutions
     /// under regions alone may have one, and the uniqueness techniques do
     /// not hold.
@@ -204,6 +204,7 @@ impl Grid {
             || geometry.has_relations()
             || !geometry.distinct.is_empty()
             || geometry.non_consecutive
+            || !geometry.allowed.is_empty()
     }
 
     /// The board of the digits placed so far.
@@ -442,7 +443,7 @@ impl fmt::Display for UnitName {
 }
 
 /// The candidates of each empty cell before the first step: every digit
-/// that no peer holds (nor, under the non-consecutive rule, is next to a
+/// the rules allow there that no peer holds (nor, under the non-consecutive rule, is next to a
 /// neighbour's digit); 0 for a filled cell. `placed` is each unit's
 /// digits, which are a cell's peers' digits when `peers_are_units`.
 fn first_candidates(geometry: &Geometry, values: &[u8], placed: &[u32], peers_are_units: bool) -> Vec<u32> {
@@ -451,14 +452,15 @@ fn first_candidates(geometry: &Geometry, values: &[u8], placed: &[u32], peers_ar
             if values[cell] != 0 {
                 return 0;
             }
+            let allowed = geometry.allowed_at(cell);
             let left = if peers_are_units {
-                geometry.memberships(cell).iter().fold(geometry.full, |left, m| left & !placed[usize::from(m.unit)])
+                geometry.memberships(cell).iter().fold(allowed, |left, m| left & !placed[usize::from(m.unit)])
             } else {
                 geometry
                     .peers(cell)
                     .iter()
                     .filter_map(|&peer| bit(values[usize::from(peer)]))
-                    .fold(geometry.full, |left, taken| left & !taken)
+                    .fold(allowed, |left, taken| left & !taken)
             };
             if !geometry.non_consecutive {
                 return left;

@@ -278,6 +278,10 @@ pub(super) struct PuzzleObject {
     /// Each relation of `relations` (as [`Rules::with_relation`] takes
     /// it), with its line and column.
     pub(super) relations: Vec<(RelatedCells, (usize, usize))>,
+    /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
+    /// [`Rules::with_odd`] take them), each list with its line and column.
+    pub(super) even: Option<(Vec<usize>, (usize, usize))>,
+    pub(super) odd: Option<(Vec<usize>, (usize, usize))>,
 }
 
 impl PuzzleObject {
@@ -292,6 +296,7 @@ impl PuzzleObject {
         let mut reader = Reader { text, pos: 0 };
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
+        let (mut even, mut odd) = (None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -334,17 +339,18 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
+                    "even" | "odd" => {
+                        let cells = r.cells()?;
+                        let slot = if key == "even" { &mut even } else { &mut odd };
+                        if slot.replace(cells).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
                     "extra_regions" | "distinct_groups" | "thermometers" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
-                            r.skip_space();
-                            let place = r.place(r.pos);
-                            let mut cells = Vec::new();
-                            r.array(|r| {
-                                cells.push(r.number()?);
-                                Ok(())
-                            })?;
-                            lists.push((cells, place));
+                            lists.push(r.cells()?);
                             Ok(())
                         })?;
                         let slot = match key {
@@ -382,11 +388,25 @@ impl PuzzleObject {
             distinct_groups: distinct_groups.unwrap_or_default(),
             thermometers: thermometers.unwrap_or_default(),
             relations: relations.unwrap_or_default(),
+            even,
+            odd,
         })
     }
 }
 
 impl Reader<'_> {
+    /// An array of cell numbers, with the line and column where it starts.
+    fn cells(&mut self) -> Result<(Vec<usize>, (usize, usize)), RulesError> {
+        self.skip_space();
+        let place = self.place(self.pos);
+        let mut cells = Vec::new();
+        self.array(|r| {
+            cells.push(r.number()?);
+            Ok(())
+        })?;
+        Ok((cells, place))
+    }
+
     /// A relation between two cells: `{"cells": [first, second],
     /// "relation": NAME}`, with a `value` for the relations that carry one
     /// ([`Relation::name`], [`Relation::value`]).

@@ -126,6 +126,21 @@ pub enum ParseError {
         /// Where the later given is in the input.
         column: usize,
     },
+    /// A given that the rules do not allow in its cell
+    /// ([`Rules::with_allowed_digits`](crate::Rules::with_allowed_digits)):
+    /// an odd digit in an even cell, say.
+    NotAllowed {
+        /// The given's digit.
+        digit: u8,
+        /// The digits the cell may hold.
+        allowed: crate::Candidates,
+        /// Row and column (from 0) of the given.
+        at: (usize, usize),
+        /// Where the given is in the input.
+        line: usize,
+        /// Where the given is in the input.
+        column: usize,
+    },
     /// Two givens repeat a digit in one region.
     Repeated {
         /// The repeated digit.
@@ -220,6 +235,7 @@ impl ParseError {
             | ParseError::Repeated { line, column, .. }
             | ParseError::Consecutive { line, column, .. }
             | ParseError::Related { line, column, .. }
+            | ParseError::NotAllowed { line, column, .. }
             | ParseError::CageSum { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
@@ -240,6 +256,7 @@ fn sides() -> String {
 struct Reason<'a>(&'a ParseError);
 
 impl fmt::Display for Reason<'_> {
+    #[expect(clippy::too_many_lines, reason = "one arm per kind of error, each a sentence")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self.0 {
             ParseError::Empty => f.write_str("no puzzle found: the input is empty or all comments"),
@@ -312,6 +329,10 @@ impl fmt::Display for Reason<'_> {
                 let other = symbol(other);
                 let broken = crate::board::Broken { relation, first: first_cell, other: &other, at: first };
                 write!(f, "{} at row {}, column {}: {broken}", symbol(digit), r2 + 1, c2 + 1)
+            }
+            ParseError::NotAllowed { digit, allowed, at: (row, col), .. } => {
+                let only = crate::board::OnlyAllowed { digits: allowed, symbols: true };
+                write!(f, "{} at row {}, column {}: {only}", symbol(digit), row + 1, col + 1)
             }
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")

@@ -76,6 +76,9 @@ pub(crate) struct OwnRules {
     pub(crate) thermometers: Vec<Vec<usize>>,
     /// A JSON object's relations between cells, as it listed them.
     pub(crate) relations: Vec<(usize, crate::Relation, usize)>,
+    /// A JSON object's even cells and odd cells, as it listed them.
+    pub(crate) even: Option<Vec<usize>>,
+    pub(crate) odd: Option<Vec<usize>>,
 }
 
 impl Layout {
@@ -196,6 +199,33 @@ impl Layout {
     #[must_use]
     pub fn relations(&self) -> &[(usize, crate::Relation, usize)] {
         &self.own.relations
+    }
+
+    /// The cells that a puzzle written as a JSON object marked even in its
+    /// `even` member ([`Rules::with_even`](crate::Rules::with_even)), as it
+    /// listed them; `None` when it has no such member.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let text = r#"{"puzzle": "................", "even": [0, 5], "odd": [15]}"#;
+    /// let (board, layout) = Parser::new().parse(text)?;
+    /// assert_eq!(layout.even(), Some(&[0, 5][..]));
+    /// assert_eq!(layout.odd(), Some(&[15][..]));
+    /// assert_eq!(board.rules().allowed_digits(0).iter().collect::<Vec<_>>(), [2, 4]);
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn even(&self) -> Option<&[usize]> {
+        self.own.even.as_deref()
+    }
+
+    /// The cells that a puzzle written as a JSON object marked odd in its
+    /// `odd` member ([`Rules::with_odd`](crate::Rules::with_odd)), as it
+    /// listed them; `None` when it has no such member.
+    #[must_use]
+    pub fn odd(&self) -> Option<&[usize]> {
+        self.own.odd.as_deref()
     }
 
     /// `board` written the way the puzzle was.

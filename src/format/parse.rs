@@ -344,6 +344,8 @@ impl Parser {
             .or(object.distinct_groups.first().map(|(_, at)| *at))
             .or(object.thermometers.first().map(|(_, at)| *at))
             .or(object.relations.first().map(|(_, at)| *at))
+            .or(object.even.as_ref().map(|(_, at)| *at))
+            .or(object.odd.as_ref().map(|(_, at)| *at))
             .or(object.names.first().map(|(_, at)| *at));
         if let (Some(given), Some(at)) = (given, own_rules) {
             return self.parse_object(text, None).and_then(|read| same_rules(read, given, at));
@@ -392,7 +394,9 @@ impl Parser {
                 && object.extra_regions.is_empty()
                 && object.distinct_groups.is_empty()
                 && object.thermometers.is_empty()
-                && object.relations.is_empty() =>
+                && object.relations.is_empty()
+                && object.even.is_none()
+                && object.odd.is_none() =>
             {
                 let scan = parser.scan(&padded, false)?;
                 (parser.build(&scan)?, scan)
@@ -413,13 +417,15 @@ impl Parser {
         layout.own.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
         layout.own.thermometers = object.thermometers.into_iter().map(|(cells, _)| cells).collect();
         layout.own.relations = object.relations.into_iter().map(|(relation, _)| relation).collect();
+        layout.own.even = object.even.map(|(cells, _)| cells);
+        layout.own.odd = object.odd.map(|(cells, _)| cells);
         Ok((board, layout))
     }
 
     /// The rules a JSON object brings besides named ones (already this
     /// parser's options), on a board of `side`: its region map, cages,
-    /// extra regions, groups of distinct digits, thermometers and
-    /// relations, each error placed in the object.
+    /// extra regions, groups of distinct digits, thermometers, relations
+    /// and even and odd cells, each error placed in the object.
     fn object_rules(self, text: &str, object: &PuzzleObject, side: usize) -> Result<Rules, ParseError> {
         if let Some((range, (line, column))) = &object.regions {
             let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
@@ -466,6 +472,12 @@ impl Parser {
         }
         for &((first, relation, second), place) in &object.relations {
             rules = rules.with_relation(first, relation, second).map_err(|e| at(place, e))?;
+        }
+        if let Some((cells, place)) = &object.even {
+            rules = rules.with_even(cells).map_err(|e| at(*place, e))?;
+        }
+        if let Some((cells, place)) = &object.odd {
+            rules = rules.with_odd(cells).map_err(|e| at(*place, e))?;
         }
         Ok(rules)
     }
@@ -747,6 +759,15 @@ impl Parser {
                 }
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::NotAllowed { digit, allowed, row, col }) => {
+                    return Err(ParseError::NotAllowed {
+                        digit,
+                        allowed,
+                        at: (row, col),
+                        line: raw.line,
+                        column: raw.column,
+                    });
                 }
                 Err(other) => unreachable!("decoded cells are in range and empty: {other}"),
             }

@@ -163,6 +163,18 @@ pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
     }
 }
 
+/// [`brute_count_units`] with each cell held to the digits of its mask in
+/// `allowed` (bit `d - 1` for digit `d`): the reference for even and odd
+/// cells.
+pub fn brute_count_allowed(puzzle: &str, side: usize, units: &[Vec<usize>], allowed: &[u32], limit: usize) -> usize {
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| value(b).unwrap_or(0)).collect();
+    let ok = |grid: &[usize], cell: usize, v: usize| {
+        allowed[cell] >> (v - 1) & 1 == 1
+            && units.iter().filter(|u| u.contains(&cell)).all(|u| u.iter().all(|&c| grid[c] != v))
+    };
+    count_from(&mut grid, side, limit, &ok)
+}
+
 /// [`brute_count_units`] with relations between cells as well: each
 /// `(first, relation, second)` keeps [`keeps`] once both cells are filled.
 pub fn brute_count_related(

@@ -88,11 +88,17 @@ fn generated(random: &mut Random) -> String {
                     format!(r#"{{"cells": [{a}, {b}], "relation": "{name}"{value}}}"#)
                 })
                 .collect();
-            let more = match random.below(5) {
+            // Even and odd cells, now and then some off the board, or the
+            // same cell in both.
+            let marked: Vec<usize> = (0..random.below(5)).map(|_| random.below(side * side + 1)).collect();
+            let more = match random.below(6) {
                 0 => format!(r#", "extra_regions": [{diagonal:?}]"#),
                 1 => format!(r#", "distinct_groups": [[0, {}]]"#, side + 2),
                 2 => format!(r#", "thermometers": [{thermometer:?}]"#),
                 3 => format!(r#", "relations": [{}]"#, relations.join(", ")),
+                4 => {
+                    format!(r#", "even": {:?}, "odd": {:?}"#, &marked[..marked.len() / 2], &marked[marked.len() / 2..])
+                }
                 _ => String::new(),
             };
             let object = format!(
@@ -228,6 +234,10 @@ fn check(text: &str, parser: Parser) {
             let digit = |cell: usize| usize::from(solution.get(cell).unwrap_or(0));
             for (a, relation, b) in board.rules().relations() {
                 assert!(common::keeps(relation, digit(a), digit(b)), "{text:?} gave {solution}");
+            }
+            for cell in 0..shape.side() * shape.side() {
+                let allowed = board.rules().allowed_digits(cell);
+                assert!(allowed.contains(solution.get(cell).unwrap_or(0)), "{text:?} gave {solution}");
             }
             let _ = layout.render(&solution);
         }

@@ -6,6 +6,7 @@
 //! `cargo test --release --test suite -- --ignored`.
 
 mod alloc;
+mod allowed;
 mod board;
 mod cli;
 mod common;

@@ -751,12 +751,14 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.distinct_groups().is_empty()
             || !layout.thermometers().is_empty()
             || !layout.relations().is_empty()
+            || layout.even().is_some()
+            || layout.odd().is_some()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers` and `relations`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `even` and `odd`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -789,7 +791,8 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// The JSON members for the rules a puzzle brought with it: `regions`,
 /// the region map as written; `cages`, each cage's sum and cells (as
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
-/// object's `extra_regions` and `distinct_groups`; and `rules`, the names.
+/// object's `extra_regions`, `distinct_groups`, `thermometers`,
+/// `relations`, `even` and `odd`; and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -803,6 +806,9 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         (!layout.distinct_groups().is_empty()).then(|| ("distinct_groups", cell_lists(layout.distinct_groups())));
     let thermometers = (!layout.thermometers().is_empty()).then(|| ("thermometers", cell_lists(layout.thermometers())));
     let relations = (!layout.relations().is_empty()).then(|| ("relations", relations_json(layout.relations())));
+    let cells = |cells: &[usize]| format!("[{}]", cells.iter().join(","));
+    let even = layout.even().map(|list| ("even", cells(list)));
+    let odd = layout.odd().map(|list| ("odd", cells(list)));
     regions
         .into_iter()
         .chain(cages)
@@ -810,6 +816,8 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(groups)
         .chain(thermometers)
         .chain(relations)
+        .chain(even)
+        .chain(odd)
         .chain(names)
         .collect()
 }
