@@ -728,12 +728,12 @@ impl Rules {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn with_allowed_digits(self, cells: &[usize], digits: &[usize]) -> Result<Rules, RulesError> {
+    pub fn with_allowed_digits(self, cells: &[usize], digits: &[u8]) -> Result<Rules, RulesError> {
         let (side, count) = (self.geometry.side, self.geometry.cells);
         if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
             return Err(RulesError::CellOutOfRange { cell, cells: count });
         }
-        if let Some(&digit) = digits.iter().find(|&&d| d == 0 || d > side) {
+        if let Some(&digit) = digits.iter().find(|&&d| d == 0 || usize::from(d) > side) {
             return Err(RulesError::DigitOutOfRange { digit, side });
         }
         if cells.is_empty() {
@@ -758,7 +758,7 @@ impl Rules {
     ///
     /// As [`Rules::with_allowed_digits`].
     pub fn with_even(self, cells: &[usize]) -> Result<Rules, RulesError> {
-        let digits: Vec<usize> = (2..=self.geometry.side).step_by(2).collect();
+        let digits: Vec<u8> = (2..=self.largest_digit()).step_by(2).collect();
         self.with_allowed_digits(cells, &digits)
     }
 
@@ -770,8 +770,13 @@ impl Rules {
     ///
     /// As [`Rules::with_allowed_digits`].
     pub fn with_odd(self, cells: &[usize]) -> Result<Rules, RulesError> {
-        let digits: Vec<usize> = (1..=self.geometry.side).step_by(2).collect();
+        let digits: Vec<u8> = (1..=self.largest_digit()).step_by(2).collect();
         self.with_allowed_digits(cells, &digits)
+    }
+
+    /// The board's largest digit, its side (25 at most).
+    fn largest_digit(&self) -> u8 {
+        u8::try_from(self.geometry.side).unwrap_or(u8::MAX)
     }
 
     /// The digits `cell` may hold under these rules
@@ -969,7 +974,7 @@ pub enum RulesError {
     /// [`Rules::with_allowed_digits`] was given.
     DigitOutOfRange {
         /// The digit.
-        digit: usize,
+        digit: u8,
         /// The board's side: its digits are 1 to `side`.
         side: usize,
     },

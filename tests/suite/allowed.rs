@@ -48,7 +48,7 @@ proptest! {
                 2 => (mask & full) | 1 << (grid[cell] - 1), // a set holding the grid's digit
                 _ => mask & full,                // any set
             };
-            let digits: Vec<usize> = (1..=side).filter(|d| mask >> (d - 1) & 1 == 1).collect();
+            let digits: Vec<u8> = (1..=side).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| u8::try_from(d).unwrap()).collect();
             match rules.clone().with_allowed_digits(&[cell], &digits) {
                 Ok(next) => {
                     rules = next;
