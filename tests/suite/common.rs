@@ -296,3 +296,50 @@ pub fn temp_file(name: &str, contents: impl AsRef<[u8]>) -> std::path::PathBuf {
     std::fs::write(&path, contents).unwrap();
     path
 }
+
+/// The rows, columns and boxes of a board of `br`x`bc` boxes, each as its
+/// cells: the units the brute-force references take.
+pub fn classic_units(br: usize, bc: usize) -> Vec<Vec<usize>> {
+    let side = br * bc;
+    let rows = (0..side).map(|r| (0..side).map(|c| r * side + c).collect());
+    let columns = (0..side).map(|c| (0..side).map(|r| r * side + c).collect());
+    let boxes = (0..side).map(|b| {
+        let (top, left) = ((b / br) * br, (b % br) * bc);
+        (0..side).map(|i| (top + i / bc) * side + left + i % bc).collect()
+    });
+    rows.chain(columns).chain(boxes).collect()
+}
+
+/// Checks `board`, read from `puzzle`, against a reference that counted
+/// `expected` solutions (at most 20) and says which grids solve the
+/// puzzle's rules: the count and the parallel count agree, every solution
+/// is one the reference takes and keeps the givens, and propagation
+/// removes no digit that a solution holds. Returns the solutions.
+pub fn agrees_with_reference(
+    board: &lazydoku::Board,
+    puzzle: &str,
+    expected: usize,
+    solves: impl Fn(&str) -> bool,
+) -> Result<Vec<lazydoku::Board>, proptest::test_runner::TestCaseError> {
+    use proptest::{prop_assert, prop_assert_eq};
+    prop_assert_eq!(board.count_solutions(20), expected, "{}", puzzle);
+    prop_assert_eq!(board.par_count_solutions(20), expected, "{} in parallel", puzzle);
+    let solutions: Vec<lazydoku::Board> = board.solutions().take(20).collect();
+    prop_assert_eq!(solutions.len(), expected);
+    for solution in &solutions {
+        prop_assert!(solves(solution.as_str()), "{} gave {}", puzzle, solution);
+        prop_assert!(puzzle.bytes().zip(solution.as_str().bytes()).all(|(g, s)| g == b'.' || g == s));
+    }
+    if let Some(settled) = board.propagated() {
+        for solution in &solutions {
+            for (cell, digit) in solution.cells().enumerate() {
+                let digit = digit.expect("a solution is complete");
+                let kept = settled.get(cell).map_or(settled.candidates(cell).contains(digit), |d| d == digit);
+                prop_assert!(kept, "{} at {}", puzzle, cell);
+            }
+        }
+    } else {
+        prop_assert_eq!(expected, 0);
+    }
+    Ok(solutions)
+}
