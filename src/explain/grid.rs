@@ -194,10 +194,10 @@ impl Grid {
 
     /// Whether the rules go beyond regions (killer cages, relations
     /// between cells, groups of distinct digits, the non-consecutive
-    /// rule, digits allowed in some cells only), which a swap of two digits between the corners of a
-    /// rectangle can break: then a pattern that would have two solutions
-    /// under regions alone may have one, and the uniqueness techniques do
-    /// not hold.
+    /// rule, digits allowed in some cells only), which a swap of two
+    /// digits between the corners of a rectangle can break: then a pattern
+    /// that would have two solutions under regions alone may have one, and
+    /// the uniqueness techniques do not hold.
     pub(super) fn has_more_than_regions(&self) -> bool {
         let geometry = self.geometry();
         !geometry.cages.is_empty()
@@ -443,9 +443,10 @@ impl fmt::Display for UnitName {
 }
 
 /// The candidates of each empty cell before the first step: every digit
-/// the rules allow there that no peer holds (nor, under the non-consecutive rule, is next to a
-/// neighbour's digit); 0 for a filled cell. `placed` is each unit's
-/// digits, which are a cell's peers' digits when `peers_are_units`.
+/// the rules allow there that no peer holds (nor, under the
+/// non-consecutive rule, is next to a neighbour's digit); 0 for a filled
+/// cell. `placed` is each unit's digits, which are a cell's peers' digits
+/// when `peers_are_units`.
 fn first_candidates(geometry: &Geometry, values: &[u8], placed: &[u32], peers_are_units: bool) -> Vec<u32> {
     (0..geometry.cells)
         .map(|cell| {
