@@ -201,6 +201,7 @@ pub struct Generator {
     guesses: Option<RangeInclusive<usize>>,
     jigsaw: bool,
     killer: bool,
+    even_odd: bool,
     /// The peers of each cell under the rules' regions, worked out once.
     peers: Arc<Peers>,
 }
@@ -233,6 +234,7 @@ impl Generator {
             guesses: None,
             jigsaw: false,
             killer: false,
+            even_odd: false,
             peers,
         }
     }
@@ -348,6 +350,28 @@ impl Generator {
         self
     }
 
+    /// Even-odd puzzles: a quarter of the cells of each full grid, drawn at
+    /// random, are marked even or odd by their digits
+    /// ([`Rules::with_even`], [`Rules::with_odd`]). Givens are then removed
+    /// as for any rules, and the marks let more of them go.
+    /// [`Rules::parity_map`] writes a puzzle's marks.
+    ///
+    /// ```
+    /// use lazydoku::generate::Generator;
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let puzzle = Generator::new(Rules::new(Shape::new(2, 3))).seed(1).even_odd().puzzle(0).expect("a puzzle");
+    /// assert!(puzzle.is_unique());
+    /// let map = puzzle.rules().parity_map().expect("marked cells");
+    /// assert_eq!(map.chars().filter(|&mark| mark != '.').count(), 9);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn even_odd(mut self) -> Generator {
+        self.even_odd = true;
+        self
+    }
+
     /// The puzzles, endlessly: the `n`-th is [`Generator::puzzle`]`(n)`.
     /// The iterator ends only for rules with no solution at all.
     pub fn puzzles(&self) -> Puzzles {
@@ -448,6 +472,17 @@ impl Generator {
         };
         if self.killer {
             let rules = empty.rules().with_cage_list(random_rules::cages(&grid, random));
+            grid = rules.parse(grid.as_str()).ok()?;
+            empty = Board::empty_with(&rules);
+        }
+        if self.even_odd {
+            let mut cells: Vec<usize> = (0..grid.shape().cells()).collect();
+            random.shuffle(&mut cells);
+            cells.truncate(cells.len() / 4);
+            cells.sort_unstable();
+            let (even, odd): (Vec<usize>, Vec<usize>) =
+                cells.into_iter().partition(|&cell| grid.get(cell).is_some_and(|digit| digit % 2 == 0));
+            let rules = empty.rules().with_even(&even).ok()?.with_odd(&odd).ok()?;
             grid = rules.parse(grid.as_str()).ok()?;
             empty = Board::empty_with(&rules);
         }

@@ -1,5 +1,6 @@
 //! [`Rules`]: the regions in which a board's digits may not repeat.
 
+use itertools::Itertools;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -709,8 +710,11 @@ impl Rules {
     /// # Errors
     ///
     /// [`RulesError::CellOutOfRange`], [`RulesError::DigitOutOfRange`] for
-    /// a digit outside 1 to the board's side, and
-    /// [`RulesError::NoDigitAllowed`] for a cell left with no digit.
+    /// a digit outside 1 to the board's side,
+    /// [`RulesError::NoDigitAllowed`] for a cell left with no digit, and
+    /// [`RulesError::TooFewDigits`] for cells of one region, group of
+    /// distinct digits or cage that may hold fewer digits between them than
+    /// they are (so add regions and cages first, then the digits allowed).
     ///
     /// ```
     /// use lazydoku::{Board, Rules, RulesError, Shape};
@@ -747,6 +751,22 @@ impl Rules {
                 return Err(RulesError::NoDigitAllowed { cell });
             }
         }
+        // Every region, group of distinct digits and cage needs distinct
+        // digits for its cells: checked here, so that five even cells in a
+        // row of 9x9 are an error that names them, not a search that fails.
+        let groups = self
+            .geometry
+            .unit_list()
+            .into_iter()
+            .map(|(_, cells)| cells)
+            .chain(self.distinct_groups())
+            .chain(self.geometry.cage_list().into_iter().map(|(_, cells)| cells));
+        for group in groups {
+            if let Some(crowded) = crowded_cells(&group, &allowed) {
+                let digits = Candidates::from_bits(crowded.iter().fold(0, |mask, &cell| mask | allowed[cell]));
+                return Err(RulesError::TooFewDigits { cells: crowded, digits: digits.iter().collect() });
+            }
+        }
         Ok(Rules::sharing(self.geometry.with_allowed(allowed)))
     }
 
@@ -757,6 +777,19 @@ impl Rules {
     /// # Errors
     ///
     /// As [`Rules::with_allowed_digits`].
+    ///
+    /// ```
+    /// use lazydoku::{Rules, RulesError, Shape};
+    ///
+    /// // A 9x9 row has four even digits, so five even cells in one row
+    /// // leave no grid.
+    /// let err = Rules::new(Shape::NINE).with_even(&[0, 2, 4, 6, 8]).unwrap_err();
+    /// assert_eq!(err, RulesError::TooFewDigits { cells: vec![0, 2, 4, 6, 8], digits: vec![2, 4, 6, 8] });
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "cells 0, 2, 4, 6, 8 must hold distinct digits, and may hold only 2, 4, 6, 8: 5 cells for 4 digits"
+    /// );
+    /// ```
     pub fn with_even(self, cells: &[usize]) -> Result<Rules, RulesError> {
         let digits: Vec<u8> = (2..=self.largest_digit()).step_by(2).collect();
         self.with_allowed_digits(cells, &digits)
@@ -984,6 +1017,24 @@ pub enum RulesError {
         /// The cell.
         cell: usize,
     },
+    /// Cells that must hold distinct digits (in one region, group of
+    /// distinct digits or cage) with fewer digits among them than cells, by
+    /// [`Rules::with_allowed_digits`]: no grid can fill them.
+    TooFewDigits {
+        /// The cells, in order.
+        cells: Vec<usize>,
+        /// Every digit those cells may hold, fewer than the cells.
+        digits: Vec<u8>,
+    },
+    /// A parity map ([`Rules::with_parity_map`]) that cannot be read.
+    ParityMap {
+        /// The line, from 1.
+        line: usize,
+        /// The column, from 1, in characters.
+        column: usize,
+        /// What is wrong there.
+        reason: String,
+    },
     /// A killer cage map ([`Rules::with_cage_map`]) that cannot be read.
     CageMap {
         /// The line, from 1.
@@ -1040,9 +1091,66 @@ impl fmt::Display for RulesError {
             RulesError::NoDigitAllowed { cell } => {
                 write!(f, "cell {cell} is left with no digit it may hold; its allowed digits must share one")
             }
-            RulesError::CageMap { line, column, ref reason } => write!(f, "line {line}, column {column}: {reason}"),
+            RulesError::TooFewDigits { ref cells, ref digits } => write!(
+                f,
+                "cells {} must hold distinct digits, and may hold only {}: {} cells for {} digits",
+                cells.iter().join(", "),
+                digits.iter().join(", "),
+                cells.len(),
+                digits.len()
+            ),
+            RulesError::CageMap { line, column, ref reason } | RulesError::ParityMap { line, column, ref reason } => {
+                write!(f, "line {line}, column {column}: {reason}")
+            }
         }
     }
 }
 
 impl std::error::Error for RulesError {}
+
+/// Cells of `group` (which must hold distinct digits) that `allowed` leaves
+/// fewer digits than cells, in order; `None` when each cell can have a
+/// digit of its own.
+///
+/// Each cell in turn is matched to a digit, moving cells matched before to
+/// other digits where that makes room (Kuhn's augmenting paths). A cell
+/// that finds none, with the cells its search passed through, is such a
+/// set: between them they may hold only the digits of the others, one
+/// fewer than their number.
+fn crowded_cells(group: &[usize], allowed: &[u32]) -> Option<Vec<usize>> {
+    /// Finds cell `k` of the group a digit, moving others along; marks the
+    /// cells and digits it passes through.
+    fn place(k: usize, masks: &[u32], holder: &mut [usize; 32], seen: &mut u32, passed: &mut [bool]) -> bool {
+        passed[k] = true;
+        let mut options = masks[k];
+        while options != 0 {
+            let digit = options.trailing_zeros() as usize;
+            options &= options - 1;
+            if *seen & 1 << digit != 0 {
+                continue;
+            }
+            *seen |= 1 << digit;
+            if holder[digit] == usize::MAX || place(holder[digit], masks, holder, seen, passed) {
+                holder[digit] = k;
+                return true;
+            }
+        }
+        false
+    }
+    let masks: Vec<u32> = group.iter().map(|&cell| allowed[cell]).collect();
+    // A group whose cells may all hold as many digits as it has cells
+    // always fits: the common case, with no search.
+    if masks.iter().all(|mask| mask.count_ones() as usize >= masks.len()) {
+        return None;
+    }
+    let mut holder = [usize::MAX; 32];
+    for k in 0..masks.len() {
+        let (mut seen, mut passed) = (0, vec![false; masks.len()]);
+        if !place(k, &masks, &mut holder, &mut seen, &mut passed) {
+            let mut cells: Vec<usize> = group.iter().zip(&passed).filter(|&(_, &p)| p).map(|(&c, _)| c).collect();
+            cells.sort_unstable();
+            return Some(cells);
+        }
+    }
+    None
+}

@@ -66,6 +66,10 @@ pub(crate) struct OwnRules {
     pub(crate) region_map: Option<String>,
     /// The cage map and its sums.
     pub(crate) cage_map: Option<String>,
+    /// The parity map, as written after a line or under a grid, or as
+    /// [`Rules::parity_map`](crate::Rules::parity_map) writes a JSON
+    /// object's even and odd cells.
+    pub(crate) parity_map: Option<String>,
     /// The names of the named rules, apart by commas.
     pub(crate) rule_names: Option<String>,
     /// A JSON object's extra regions, as it listed them.
@@ -125,6 +129,27 @@ impl Layout {
     #[must_use]
     pub fn cage_map(&self) -> Option<&str> {
         self.own.cage_map.as_deref()
+    }
+
+    /// The even and odd cells that came with the puzzle as a parity map
+    /// (`parity:e...o` after a line, a `parity` line under a grid), its
+    /// marks as one token, or as [`Rules::parity_map`](crate::Rules::parity_map)
+    /// writes a JSON object's `even` and `odd` cells; `None` when it
+    /// brought none. [`Layout::render`] writes it back in its place.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let (board, layout) = Parser::new().parse("1... .... .... .... parity:.e..............")?;
+    /// assert_eq!(layout.parity_map(), Some(".e.............."));
+    /// assert_eq!(board.rules().allowed_digits(1).iter().collect::<Vec<_>>(), [2, 4]);
+    /// let solution = board.solve().expect("a solution");
+    /// assert!(layout.render(&solution).ends_with(" parity:.e.............."));
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn parity_map(&self) -> Option<&str> {
+        self.own.parity_map.as_deref()
     }
 
     /// The names of the rules that came with the puzzle and that no map

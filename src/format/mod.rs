@@ -279,6 +279,99 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// These rules with the even and odd cells of a parity map (even-odd
+    /// puzzles): one mark per cell, row by row, `e` for a cell that holds an
+    /// even digit, `o` for an odd one and `.` for either, in either case.
+    /// White space, and lines starting with `#`, are skipped, so the map
+    /// can be one token or a grid. [`Rules::with_even`] and
+    /// [`Rules::with_odd`] take the same cells as lists.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::ParityMap`] with the line and column of a character
+    /// that is no mark, or of a map with too many or too few marks; and
+    /// the errors of [`Rules::with_allowed_digits`], as five even cells in
+    /// one row of 9x9 ([`RulesError::TooFewDigits`]).
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::new(2, 2)).with_parity_map("
+    ///     e . . .
+    ///     . . . .
+    ///     . . . .
+    ///     . . . o")?;
+    /// assert_eq!(rules, Rules::new(Shape::new(2, 2)).with_even(&[0])?.with_odd(&[15])?);
+    /// assert_eq!(rules.parity_map().as_deref(), Some("e..............o"));
+    /// let err = Rules::new(Shape::new(2, 2)).with_parity_map("e... .x.. .... ....").unwrap_err();
+    /// assert_eq!(err.to_string(), "line 1, column 7: 'x' is no mark of a parity map: e for even, o for odd, . for either");
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_parity_map(self, text: &str) -> Result<Rules, RulesError> {
+        let error = |line: usize, column: usize, reason: String| RulesError::ParityMap { line, column, reason };
+        let cells = self.shape().cells();
+        let (mut even, mut odd) = (Vec::new(), Vec::new());
+        let mut count = 0;
+        // Where the map ends: a map cut short is reported there.
+        let mut end = (1, 1);
+        for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+            if line.trim_start().starts_with('#') {
+                continue;
+            }
+            for (column, mark) in line.chars().enumerate().map(|(i, c)| (i + 1, c)) {
+                if mark.is_whitespace() {
+                    continue;
+                }
+                if count == cells {
+                    return Err(error(number, column, format!("the map has more than {cells} marks, one per cell")));
+                }
+                match mark {
+                    'e' | 'E' => even.push(count),
+                    'o' | 'O' => odd.push(count),
+                    '.' => {}
+                    _ => {
+                        let reason =
+                            format!("{mark:?} is no mark of a parity map: e for even, o for odd, . for either");
+                        return Err(error(number, column, reason));
+                    }
+                }
+                count += 1;
+                end = (number, column + 1);
+            }
+        }
+        if count != cells {
+            return Err(error(end.0, end.1, format!("the map has {count} marks; the board has {cells} cells")));
+        }
+        self.with_even(&even)?.with_odd(&odd)
+    }
+
+    /// The even and odd cells as a parity map on one line, `e`, `o` or `.`
+    /// for each cell: the text [`Rules::with_parity_map`] reads back. `None`
+    /// when every cell may hold every digit, or when some cell's allowed
+    /// digits ([`Rules::with_allowed_digits`]) are neither the even nor the
+    /// odd ones, which a parity map cannot write.
+    #[must_use]
+    pub fn parity_map(&self) -> Option<String> {
+        if !self.has_allowed_digits() {
+            return None;
+        }
+        let side = self.shape().side();
+        let all = (1u32 << side) - 1;
+        // Bit k stands for digit k + 1: the odd digits are the even bits.
+        let odd = all & 0x5555_5555;
+        let even = all & 0xAAAA_AAAA;
+        (0..self.shape().cells())
+            .map(|cell| match self.allowed_digits(cell).bits() {
+                bits if bits == all => Some('.'),
+                bits if bits == even => Some('e'),
+                bits if bits == odd => Some('o'),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// `{}` prints the one-line text; `{:#}` prints the grid with `|` between
 /// boxes and `------+------` between bands. A jigsaw board, whose regions
 /// no such line can follow, and a Latin square print their cells alone.

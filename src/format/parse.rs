@@ -271,9 +271,14 @@ impl Parser {
         };
         let (board, mut layout) = if found.regions.is_none() && found.cages.is_none() {
             // Named rules alone: built as the options of a parser are, once
-            // per thread for a batch of such lines.
+            // per thread for a batch of such lines. A parity map takes the
+            // board's size from the puzzle.
             let scan = parser.scan(&text[..found.end], found.on_puzzle_line(text))?;
             let board = parser.build(&scan)?;
+            let board = match found.parity {
+                Some(map) => Self::build_on(&scan, Board::empty_with(&with_parity_map(board.rules(), map)?))?,
+                None => board,
+            };
             parser.with_layout(text, &scan, board)
         } else {
             let rules = parser.line_rules(found)?;
@@ -283,6 +288,9 @@ impl Parser {
         };
         layout.own.region_map = found.regions.map(|map| map.text.to_owned());
         layout.own.cage_map = found.cages.map(|map| map.text.to_owned());
+        // One token, as a line's `parity:` takes it, however a grid's line
+        // grouped it.
+        layout.own.parity_map = found.parity.map(|map| map.text.split_whitespace().collect());
         layout.own.rule_names = names;
         Ok((board, layout))
     }
@@ -417,6 +425,9 @@ impl Parser {
         layout.own.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
         layout.own.thermometers = object.thermometers.into_iter().map(|(cells, _)| cells).collect();
         layout.own.relations = object.relations.into_iter().map(|(relation, _)| relation).collect();
+        if object.even.is_some() || object.odd.is_some() {
+            layout.own.parity_map = board.rules().parity_map();
+        }
         layout.own.even = object.even.map(|(cells, _)| cells);
         layout.own.odd = object.odd.map(|(cells, _)| cells);
         Ok((board, layout))
@@ -439,7 +450,8 @@ impl Parser {
             line: *line,
             column: *column,
         });
-        let rules = self.line_rules(&LineRules { regions, cages: None, names: None, side, end: text.len() })?;
+        let rules =
+            self.line_rules(&LineRules { regions, cages: None, parity: None, names: None, side, end: text.len() })?;
         let rules = match &object.cages {
             Some((range, (line, column))) => {
                 rules.with_cage_json(&text[range.clone()]).map_err(|e| match e {
@@ -505,7 +517,13 @@ impl Parser {
             None => rules,
         };
         let rules = if self.diagonals { rules.with_diagonals() } else { rules };
-        Ok(self.added_to(rules))
+        let rules = self.added_to(rules);
+        match found.parity {
+            // Last, so that the digits allowed are checked against every
+            // region and cage.
+            Some(map) => with_parity_map(rules, map),
+            None => Ok(rules),
+        }
     }
 
     /// Reads one puzzle played by `rules` (a jigsaw map, windoku's windows,
@@ -820,6 +838,22 @@ fn unknown_rule(name: &str, line: usize, column: usize) -> ParseError {
 /// What starts the named rules after a one-line puzzle.
 const NAMES_TOKEN: &str = "rules:";
 
+/// `rules` with the even and odd cells of the parity map `map`, which
+/// stands on one line, its errors placed there.
+fn with_parity_map(rules: Rules, map: RulesPart<'_>) -> Result<Rules, ParseError> {
+    rules.with_parity_map(map.text).map_err(|e| match e {
+        RulesError::ParityMap { column, reason, .. } => {
+            ParseError::LineRules { line: map.line, column: map.column + column - 1, reason }
+        }
+        other => {
+            ParseError::LineRules { line: map.line, column: map.column, reason: format!("the parity map: {other}") }
+        }
+    })
+}
+
+/// What starts the parity map after a one-line puzzle.
+const PARITY_TOKEN: &str = "parity:";
+
 /// Rules written with a puzzle (after a one-line puzzle, or on lines of
 /// their own under a grid): a region map, a cage map with its sums, and
 /// named rules, any of them, in that order.
@@ -828,6 +862,8 @@ struct LineRules<'a> {
     regions: Option<RulesPart<'a>>,
     /// The cage map with the sums after it.
     cages: Option<RulesPart<'a>>,
+    /// The parity map: the even and odd cells.
+    parity: Option<RulesPart<'a>>,
     /// The names of rules that no map gives (anti-knight, windoku, ...).
     names: Option<RulesPart<'a>>,
     /// The puzzle's side.
@@ -848,7 +884,7 @@ struct RulesPart<'a> {
 impl LineRules<'_> {
     /// Where the rules start.
     fn start(&self) -> (usize, usize) {
-        self.regions.or(self.cages).or(self.names).map_or((1, 1), |part| (part.line, part.column))
+        self.regions.or(self.cages).or(self.parity).or(self.names).map_or((1, 1), |part| (part.line, part.column))
     }
 
     /// Whether the rules are on the puzzle's line, after it.
@@ -883,10 +919,10 @@ fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
     // The last three content lines and how many there are, kept as the
     // text goes by: a long text costs no memory here.
     let mut count = 0;
-    let mut last: [Option<Line<'a>>; 3] = [None, None, None];
+    let mut last: [Option<Line<'a>>; 4] = [None; 4];
     for line in lines(text).filter(|l| is_content(l.text)) {
         count += 1;
-        last = [last[1], last[2], Some(line)];
+        last = [last[1], last[2], last[3], Some(line)];
     }
     let part = |line: Option<Line<'a>>, word: &str| -> Option<(RulesPart<'a>, usize)> {
         let line = line?;
@@ -907,14 +943,16 @@ fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
         found
     };
     let names = take("rules");
+    let parity = take("parity");
     let cages = take("cages");
     let regions = take("regions");
-    let rules_lines = [names.is_some(), cages.is_some(), regions.is_some()].into_iter().filter(|&x| x).count();
+    let rules_lines =
+        [names.is_some(), parity.is_some(), cages.is_some(), regions.is_some()].into_iter().filter(|&x| x).count();
     // A grid of two rows at least above them.
     if rules_lines == 0 || count < rules_lines + 2 {
         return None;
     }
-    let (_, end) = regions.or(cages).or(names)?;
+    let (_, end) = regions.or(cages).or(parity).or(names)?;
     // The side, for rules read from a map (named rules alone take the
     // grid's own).
     let side = match regions.or(cages) {
@@ -924,6 +962,7 @@ fn rules_under_grid<'a>(text: &'a str) -> Option<LineRules<'a>> {
     Some(LineRules {
         regions: regions.map(|(part, _)| part),
         cages: cages.map(|(part, _)| part),
+        parity: parity.map(|(part, _)| part),
         names: names.map(|(part, _)| part),
         side,
         end,
@@ -1009,16 +1048,17 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
     let mut tokens =
         token_ranges(&line.text[puzzle_end..]).map(|range| range.start + puzzle_end..range.end + puzzle_end).peekable();
     let is_names = |range: &Range<usize>| line.text[range.clone()].starts_with(NAMES_TOKEN);
+    let is_parity = |range: &Range<usize>| line.text[range.clone()].starts_with(PARITY_TOKEN);
     let is_map = |range: &Range<usize>| {
         let map = &line.text[range.clone()];
-        !map.contains('=') && map.chars().count() == cells && !is_names(range)
+        !map.contains('=') && map.chars().count() == cells && !is_names(range) && !is_parity(range)
     };
     let part = |range: Range<usize>| RulesPart {
         text: &line.text[range.clone()],
         line: line.number,
         column: line.text[..range.start].chars().count() + 1,
     };
-    let mut found = LineRules { regions: None, cages: None, names: None, side, end: text.len() };
+    let mut found = LineRules { regions: None, cages: None, parity: None, names: None, side, end: text.len() };
     let is_sum = |range: &Range<usize>| line.text[range.clone()].contains('=');
     let mut next = tokens.next();
     if let Some(first) = next.clone().filter(is_map) {
@@ -1041,10 +1081,20 @@ fn rules_after_puzzle(text: &str) -> Option<LineRules<'_>> {
             next = tokens.next();
         }
     }
-    if let Some(names) = next.filter(is_names) {
-        found.names = Some(part(names.start + NAMES_TOKEN.len()..names.end));
+    // The parity map and the names, in either order: whichever comes
+    // second is not left to be read as a comment.
+    while let Some(token) = next.clone() {
+        if found.parity.is_none() && is_parity(&token) {
+            found.parity = Some(part(token.start + PARITY_TOKEN.len()..token.end));
+        } else if found.names.is_none() && is_names(&token) {
+            found.names = Some(part(token.start + NAMES_TOKEN.len()..token.end));
+        } else {
+            break;
+        }
+        next = tokens.next();
     }
-    (found.regions.is_some() || found.cages.is_some() || found.names.is_some()).then_some(found)
+    (found.regions.is_some() || found.cages.is_some() || found.parity.is_some() || found.names.is_some())
+        .then_some(found)
 }
 
 /// Whether `labels` (one per cell of a `side` by `side` board) name `side`

@@ -1,6 +1,8 @@
 //! Digits allowed in some cells only: even and odd cells, and any set
 //! (`Rules::with_allowed_digits`).
 
+use lazydoku::format::Parser;
+use lazydoku::generate::Generator;
 use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape};
 use proptest::prelude::*;
 
@@ -44,6 +46,18 @@ proptest! {
                     allowed[cell] &= mask;
                 }
                 Err(RulesError::NoDigitAllowed { cell: at }) => prop_assert_eq!(allowed[at] & mask, 0),
+                // Cells of one unit with fewer digits between them than
+                // cells, once this cell keeps only `mask`: checked as said.
+                Err(RulesError::TooFewDigits { cells: crowded, digits }) => {
+                    let after = |c: usize| if c == cell { allowed[c] & mask } else { allowed[c] };
+                    let union = crowded.iter().fold(0, |m, &c| m | after(c));
+                    let listed = digits.iter().fold(0, |m, &d| m | 1 << (d - 1));
+                    prop_assert_eq!(union, listed);
+                    prop_assert!(digits.len() < crowded.len());
+                    prop_assert!(crowded.contains(&cell));
+                    let units = common::classic_units(br, bc);
+                    prop_assert!(units.iter().any(|unit| crowded.iter().all(|c| unit.contains(c))), "{:?}", crowded);
+                }
                 Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
             }
         }
@@ -80,8 +94,8 @@ fn even_and_odd_cells_take_their_digits_from_the_start() {
     assert!([0, 1, 2, 3].iter().all(|&c| grid.get(c).unwrap() % 2 == 0));
     assert_eq!(grid.get(80).unwrap() % 2, 1);
     // Five even cells in one row: four even digits only.
-    let five = Rules::new(Shape::NINE).with_even(&[0, 1, 2, 3, 4]).unwrap();
-    assert!(Board::empty_with(&five).solutions().next().is_none());
+    let five = Rules::new(Shape::NINE).with_even(&[0, 1, 2, 3, 4]);
+    assert_eq!(five, Err(RulesError::TooFewDigits { cells: vec![0, 1, 2, 3, 4], digits: vec![2, 4, 6, 8] }));
     // The same rules given twice, or in another order, are the same rules.
     let again = Rules::new(Shape::NINE).with_odd(&[80]).unwrap().with_even(&[3, 2, 1, 0, 0]).unwrap();
     assert_eq!(again, rules);
@@ -153,4 +167,174 @@ fn json_objects_bring_even_and_odd_cells_and_get_them_back() {
     let out = common::run(&["solve"], r#"{"puzzle": "2...............", "odd": [0]}"#);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("-:1:13: 2 at row 1, column 1: the rules allow only 1 or 3 there"), "{stderr}");
+}
+
+/// Cells that must differ with fewer digits between them than cells, in
+/// any kind of group: the error names the cells and digits, and the same
+/// cells that fit are accepted.
+#[test]
+fn too_few_digits_for_cells_that_must_differ_is_an_error() {
+    let four = || Rules::new(Shape::new(2, 2));
+    let crowded = |rules: Result<Rules, RulesError>| match rules {
+        Err(RulesError::TooFewDigits { cells, digits }) => (cells, digits),
+        other => panic!("{other:?}"),
+    };
+    // A column: three odd cells, two odd digits.
+    assert_eq!(crowded(four().with_odd(&[1, 5, 13])), (vec![1, 5, 13], vec![1, 3]));
+    assert!(four().with_odd(&[1, 5]).is_ok());
+    // One cell allowed 1 and 2, two allowed 1: the two ones clash alone.
+    let rules = four().with_allowed_digits(&[0], &[1, 2]).unwrap();
+    assert_eq!(crowded(rules.with_allowed_digits(&[2, 3], &[1])), (vec![2, 3], vec![1]));
+    // A jigsaw region, a cage and a group of distinct digits.
+    let jigsaw = Rules::jigsaw("aaab abbb cccd cddd").unwrap();
+    assert_eq!(crowded(jigsaw.with_even(&[0, 1, 4])), (vec![0, 1, 4], vec![2, 4]));
+    let killer = four().with_cage(10, &[0, 5, 10, 15]).unwrap();
+    assert_eq!(crowded(killer.with_even(&[0, 5, 10])), (vec![0, 5, 10], vec![2, 4]));
+    let group = four().with_distinct(&[0, 15]).unwrap();
+    assert_eq!(crowded(group.with_allowed_digits(&[0, 15], &[3])), (vec![0, 15], vec![3]));
+    // On 25x25, where digits go up to 25.
+    let big = Rules::new(Shape::new(5, 5));
+    let odd: Vec<usize> = (0..14).collect();
+    let (cells, digits) = crowded(big.with_odd(&odd));
+    assert_eq!((cells.len(), digits), (14, (1..=25).step_by(2).collect::<Vec<u8>>()));
+}
+
+/// Parity maps: one mark per cell, read and written by `Rules`, after a
+/// line, under a grid, and from `--parity`.
+#[test]
+fn parity_maps_read_and_write_even_and_odd_cells() {
+    let four = || Rules::new(Shape::new(2, 2));
+    let rules = four().with_parity_map("# even-odd\ne.O.\n....\n....\n...E").unwrap();
+    assert_eq!(rules, four().with_even(&[0, 15]).unwrap().with_odd(&[2]).unwrap());
+    assert_eq!(rules.parity_map().as_deref(), Some("e.o............e"));
+    assert_eq!(four().with_parity_map(&rules.parity_map().unwrap()), Ok(rules.clone()));
+    assert_eq!(four().with_parity_map(&".".repeat(16)), Ok(four()));
+    // No map for rules without marks, or with a set that is neither.
+    assert_eq!(four().parity_map(), None);
+    assert_eq!(four().with_allowed_digits(&[3], &[1, 2]).unwrap().parity_map(), None);
+    let err = |map: &str| four().with_parity_map(map).unwrap_err().to_string();
+    assert_eq!(
+        err("e...\n..y.\n....\n...."),
+        "line 2, column 3: 'y' is no mark of a parity map: e for even, o for odd, . for either"
+    );
+    assert_eq!(err("e... .... .... .... ."), "line 1, column 21: the map has more than 16 marks, one per cell");
+    assert_eq!(err("e...\n....\n..."), "line 3, column 4: the map has 11 marks; the board has 16 cells");
+    assert_eq!(
+        err("ooo. .... .... ...."),
+        "cells 0, 1, 2 must hold distinct digits, and may hold only 1, 3: 3 cells for 2 digits"
+    );
+
+    // After a line, with the other rules in their places, and written back.
+    let (board, layout) = Parser::new().parse("1... .... .... .... aaabacbbccbdcddd parity:.e..............").unwrap();
+    assert_eq!(layout.parity_map(), Some(".e.............."));
+    assert_eq!(board.rules(), Rules::jigsaw("aaabacbbccbdcddd").unwrap().with_even(&[1]).unwrap());
+    let solution = board.solve().expect("a solution");
+    assert!(solution.get(1).unwrap() % 2 == 0);
+    assert_eq!(layout.render(&solution), format!("{} aaabacbbccbdcddd parity:.e..............", rows(&solution)));
+    // The names before or after the map, never read as a comment.
+    for line in [
+        "1............... rules:diagonals parity:.o..............",
+        "1............... parity:.o.............. rules:diagonals",
+    ] {
+        let board: Board = line.parse().unwrap();
+        assert_eq!(board.rules(), four().with_diagonals().with_odd(&[1]).unwrap(), "{line}");
+    }
+    // Errors where they stand.
+    let err = "1............... parity:.x..............".parse::<Board>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 1, column 26: 'x' is no mark of a parity map: e for even, o for odd, . for either"
+    );
+    let err = "1............... parity:e...............".parse::<Board>().unwrap_err();
+    assert_eq!(err.to_string(), "line 1, column 1: 1 at row 1, column 1: the rules allow only 2 or 4 there");
+    let err = "................ parity:eee.............".parse::<Board>().unwrap_err();
+    assert!(err.to_string().starts_with("line 1, column 25: the parity map: cells 0, 1, 2 must hold"), "{err}");
+    // Under a grid, in groups or not, after a region map.
+    let grid = "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\nparity .e.. .... .... ...o\n";
+    let (board, layout) = Parser::new().parse(grid).unwrap();
+    assert_eq!(layout.parity_map(), Some(".e.............o"));
+    assert_eq!(board.rules(), four().with_even(&[1]).unwrap().with_odd(&[15]).unwrap());
+    let err = Parser::new().parse("1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\nparity .e..\n").unwrap_err();
+    assert_eq!(err.to_string(), "line 6, column 12: the map has 4 marks; the board has 16 cells");
+}
+
+/// A puzzle's rows on one line, as the line puzzle above was written.
+fn rows(board: &Board) -> String {
+    let text = board.as_str();
+    (0..4).map(|r| &text[4 * r..4 * r + 4]).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn the_command_line_reads_and_writes_parity_maps() {
+    let stdout = |out: std::process::Output| String::from_utf8_lossy(&out.stdout).into_owned();
+    // `--parity`: inline, on the map's own size, or from a file naming it.
+    let out = stdout(common::run(
+        &["count", "-q", "--limit", "1000", "--parity", "ee.. .... .... ...."],
+        "................\n",
+    ));
+    assert_eq!(out.trim(), (288 / 6).to_string(), "the first two cells 2 and 4, either way round");
+    let file = common::temp_file("parity.txt", "# the first cell odd\no...\n....\n....\n....\n");
+    let file = file.to_str().unwrap();
+    let out = stdout(common::run(&["solve", "-q", "--parity", file], "2...............\n3...............\n"));
+    let mut lines = out.lines();
+    assert!(lines.next().unwrap().starts_with("invalid: 2 at row 1, column 1: the rules allow only 1 or 3 there"));
+    assert!(lines.next().unwrap().starts_with('3'));
+    let out = common::run(&["solve", "-q", "--parity", "eeeee"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--parity: line 1, column 6: the map has 5 marks; the board has 81 cells")
+    );
+    let out = common::run(&["solve", "-q", "--parity", &format!("eeeee{}", ".".repeat(76))], "");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--parity: cells 0, 1, 2, 3, 4 must hold distinct digits"));
+
+    // Answers carry a puzzle's own map, in every format.
+    let puzzle = "1............... parity:.e.............o\n";
+    let line = stdout(common::run(&["solve", "-q"], puzzle));
+    assert!(line.trim_end().ends_with(" parity:.e.............o"), "{line}");
+    let grid = stdout(common::run(&["solve", "-q", "--format", "grid"], puzzle));
+    assert!(grid.trim_end().ends_with("\nparity .e.............o"), "{grid}");
+    let again = stdout(common::run(&["solve", "-q", "--format", "line"], &grid));
+    // The grid's six lines get six lines back, the answer on the first.
+    assert_eq!(again.lines().next(), line.lines().next());
+    let json = stdout(common::run(&["solve", "-q", "--format", "json"], puzzle));
+    assert!(json.contains(r#""even":[1],"odd":[15]"#), "{json}");
+    // A JSON object's even and odd cells now go into line answers too.
+    let out =
+        common::run(&["solve", "--format", "line"], r#"{"puzzle": "1...............", "even": [1], "odd": [15]}"#);
+    assert_eq!(stdout(out.clone()), line);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("note"), "nothing left out");
+    // A parity line with no grid above it is reported, not skipped.
+    let out = stdout(common::run(&["solve", "-q"], "parity e... .... .... ....\n"));
+    assert!(out.starts_with("invalid"), "{out}");
+}
+
+#[test]
+fn generated_even_odd_puzzles_read_back_as_themselves() {
+    for format in ["line", "grid", "json"] {
+        let out = common::run(
+            &["generate", "--even-odd", "--count", "3", "--seed", "5", "--shape", "2x3", "--format", format],
+            "",
+        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let puzzles = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(puzzles.contains("parity") || puzzles.contains("\"even\""), "{puzzles}");
+        let checked = common::run(&["check", "-q"], &puzzles);
+        let answers = String::from_utf8_lossy(&checked.stdout);
+        assert_eq!(answers.matches("unique").count(), 3, "{format}: {answers}");
+    }
+    // Each puzzle's marks come from its solution: every marked cell keeps
+    // its parity, and a quarter of the cells is marked.
+    let generator = Generator::new(Rules::new(Shape::NINE)).seed(9).even_odd();
+    for puzzle in generator.puzzles().take(4) {
+        let rules = puzzle.rules();
+        let map = rules.parity_map().expect("marks");
+        assert_eq!(map.chars().filter(|&m| m != '.').count(), 81 / 4);
+        let solution = puzzle.solve().expect("a solution");
+        assert!(puzzle.is_unique());
+        for (cell, mark) in map.chars().enumerate() {
+            let digit = solution.get(cell).unwrap();
+            assert!(mark == '.' || (mark == 'e') == (digit % 2 == 0), "{cell}: {mark} {digit}");
+        }
+    }
 }

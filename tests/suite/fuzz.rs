@@ -67,9 +67,11 @@ fn generated(random: &mut Random) -> String {
         grid.chars().map(|c| if random.below(100) < keep { c } else { *random.pick(&['.', '0', '_']) }).collect();
     // Rules named after a line, or in a JSON object, now and then.
     let names: Vec<&str> = lazydoku::format::RULE_NAMES.iter().copied().filter(|_| random.below(4) == 0).collect();
-    match random.below(7) {
+    match random.below(8) {
         0 => cells.iter().collect(),
         5 => format!("{} rules:{}", cells.iter().collect::<String>(), names.join(",")),
+        // A parity map after the line, or under the grid.
+        7 => with_parity_map(random, &grid, &cells, br, bc),
         6 => {
             let quoted: Vec<String> = names.iter().map(|name| format!("\"{name}\"")).collect();
             // The main diagonal as an extra region, and two cells a knight's
@@ -143,6 +145,38 @@ fn generated(random: &mut Random) -> String {
                 .collect::<Vec<_>>()
                 .join(",\n")
         ),
+    }
+}
+
+/// The puzzle `cells` with a parity map after the line, or under the
+/// grid, read off `grid` now and then and drawn at random (perhaps too
+/// long, short or with a wrong mark) otherwise.
+fn with_parity_map(random: &mut Random, grid: &str, cells: &[char], br: usize, bc: usize) -> String {
+    let off_grid = random.below(2) == 0;
+    let mut map: String = grid
+        .chars()
+        .map(|c| {
+            let even = c.to_digit(36).unwrap_or(0) % 2 == 0;
+            match (random.below(4), off_grid) {
+                (0, true) => {
+                    if even {
+                        'e'
+                    } else {
+                        'o'
+                    }
+                }
+                (0, false) => *random.pick(&['e', 'o', 'E', 'x']),
+                _ => '.',
+            }
+        })
+        .collect();
+    if random.below(8) == 0 {
+        map.truncate(random.below(map.len() + 1));
+    }
+    if random.below(2) == 0 {
+        format!("{} parity:{map}", cells.iter().collect::<String>())
+    } else {
+        format!("{}parity {map}\n", grid_with_separators(cells, br, bc))
     }
 }
 

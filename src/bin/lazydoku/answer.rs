@@ -751,14 +751,12 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.distinct_groups().is_empty()
             || !layout.thermometers().is_empty()
             || !layout.relations().is_empty()
-            || layout.even().is_some()
-            || layout.odd().is_some()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `even` and `odd`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers` and `relations`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -770,8 +768,9 @@ fn as_line(settings: &Settings, layout: Option<&Layout>, board: &Board) -> Strin
     let mut line = symbols(settings, board.as_str());
     for (word, map) in own_maps(layout) {
         line.push(' ');
-        if word == "rules" {
-            line.push_str("rules:");
+        if matches!(word, "rules" | "parity") {
+            line.push_str(word);
+            line.push(':');
         }
         line.push_str(map);
     }
@@ -782,9 +781,14 @@ fn as_line(settings: &Settings, layout: Option<&Layout>, board: &Board) -> Strin
 /// that starts its line under a grid.
 fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str)> {
     layout.into_iter().flat_map(|layout| {
-        [("regions", layout.region_map()), ("cages", layout.cage_map()), ("rules", layout.rule_names())]
-            .into_iter()
-            .filter_map(|(w, m)| Some((w, m?)))
+        [
+            ("regions", layout.region_map()),
+            ("cages", layout.cage_map()),
+            ("parity", layout.parity_map()),
+            ("rules", layout.rule_names()),
+        ]
+        .into_iter()
+        .filter_map(|(w, m)| Some((w, m?)))
     })
 }
 
@@ -809,6 +813,14 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let cells = |cells: &[usize]| format!("[{}]", cells.iter().join(","));
     let even = layout.even().map(|list| ("even", cells(list)));
     let odd = layout.odd().map(|list| ("odd", cells(list)));
+    // A parity map read after a line or under a grid, as the two lists.
+    let (even, odd) = match layout.parity_map() {
+        Some(map) if even.is_none() && odd.is_none() => {
+            let (even, odd) = parity_cells(map);
+            (Some(("even", cells(&even))), Some(("odd", cells(&odd))))
+        }
+        _ => (even, odd),
+    };
     regions
         .into_iter()
         .chain(cages)
@@ -820,6 +832,28 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(odd)
         .chain(names)
         .collect()
+}
+
+/// The even and odd cells of a parity map (`e`, `o` or `.` per cell, white
+/// space skipped), in order.
+fn parity_cells(map: &str) -> (Vec<usize>, Vec<usize>) {
+    let marks = map.chars().filter(|c| !c.is_whitespace());
+    let (mut even, mut odd) = (Vec::new(), Vec::new());
+    for (cell, mark) in marks.enumerate() {
+        match mark {
+            'e' | 'E' => even.push(cell),
+            'o' | 'O' => odd.push(cell),
+            _ => {}
+        }
+    }
+    (even, odd)
+}
+
+/// A parity map as the JSON members `"even":[...],"odd":[...]`, each after
+/// a comma, as `generate --format json` writes them.
+pub fn parity_json(map: &str) -> String {
+    let (even, odd) = parity_cells(map);
+    format!(",\"even\":[{}],\"odd\":[{}]", even.iter().join(","), odd.iter().join(","))
 }
 
 /// Relations between cells as a JSON array of

@@ -13,9 +13,12 @@ use crate::answer::Format;
 /// Which rules of its own each puzzle has, to be written beside it: a
 /// random region map, random cages.
 #[derive(Clone, Debug, Default)]
+#[expect(clippy::struct_excessive_bools, reason = "which rules to write, each independent of the others")]
 pub struct Extras {
     pub regions: bool,
     pub cages: bool,
+    /// A parity map of even and odd cells.
+    pub parity: bool,
     /// 16x16 puzzles written in 0-F (`--hex`).
     pub hex: bool,
     /// The names of the rules the flags add, apart by commas.
@@ -69,18 +72,21 @@ pub fn run(
 /// The text of puzzle `index` in `format`, with the rules of its own that
 /// `extras` names: after the puzzle on its line (or below its grid) as the
 /// region map, the cage map with its sums and the rules' names, which
-/// `--regions` and `--cages` and the parser read back; in JSON as
-/// `regions`, `cages` and `rules` members.
+/// `--regions` and `--cages` and the parser read back, the parity map and
+/// the rules' names; in JSON as `regions`, `cages`, `even` and `odd`, and
+/// `rules` members.
 fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String {
     let rules = puzzle.rules();
     let regions = extras.regions.then(|| rules.region_map());
     let cages = if extras.cages { rules.cage_map() } else { None };
+    let parity = if extras.parity { rules.parity_map() } else { None };
     let names = extras.names.as_deref();
     let symbols = |text: &str| if extras.hex { crate::answer::hexadecimal(text) } else { text.to_owned() };
     match format {
         Format::Line => std::iter::once(symbols(puzzle.as_str()))
             .chain(regions)
             .chain(cages)
+            .chain(parity.as_ref().map(|map| format!("parity:{map}")))
             .chain(names.map(|names| format!("rules:{names}")))
             .join(" "),
         Format::Grid => {
@@ -88,6 +94,7 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String
                 .map(|map| format!("regions {map}\n"))
                 .into_iter()
                 .chain(cages.map(|map| format!("cages {map}\n")))
+                .chain(parity.as_ref().map(|map| format!("parity {map}\n")))
                 .chain(names.map(|names| format!("rules {names}\n")));
             std::iter::once(symbols(&format!("{puzzle:#}"))).chain(below).collect()
         }
@@ -97,9 +104,11 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String
             let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
             let cages = extras.cages.then(|| format!(",\"cages\":{}", crate::answer::cages_json(&rules)));
             let names = names.map(|names| format!(",\"rules\":{}", crate::answer::names_json(names)));
+            let parity = parity.map(|map| crate::answer::parity_json(&map));
             std::iter::once(head)
                 .chain(regions)
                 .chain(cages)
+                .chain(parity)
                 .chain(names)
                 .chain(std::iter::once("}".to_owned()))
                 .collect()

@@ -814,7 +814,8 @@ impl Records {
     }
 
     /// Takes the lines of rules under a complete grid into it: `regions
-    /// MAP`, then `cages MAP SUMS`, then `rules NAMES`, any of them, as
+    /// MAP`, then `cages MAP SUMS`, then `parity MAP`, then `rules NAMES`,
+    /// any of them, as
     /// `generate --format grid` writes them. When the input so far ends
     /// with the grid, the next line is waited for only a moment
     /// ([`GRID_RULES_WAIT`]), so that the answer to a grid does not wait on
@@ -1467,6 +1468,7 @@ fn grid_rules_wait() -> Duration {
 fn is_stray_rules_line(line: &str) -> bool {
     is_rules_line(line, "regions")
         || is_rules_line(line, "cages")
+        || is_rules_line(line, "parity")
         || is_rules_line(line, "rules")
             && line
                 .split(|c: char| c == ',' || c.is_whitespace())
@@ -1476,18 +1478,27 @@ fn is_stray_rules_line(line: &str) -> bool {
 }
 
 /// The words that start the lines of rules under a grid, in their order.
-const RULES_WORDS: [&str; 3] = ["regions", "cages", "rules"];
+const RULES_WORDS: [&str; 4] = ["regions", "cages", "parity", "rules"];
 
 /// Whether `line` is `word` and then a map of one label per cell of a
-/// board, or, for `rules`, anything (the lines of rules under a grid; the
-/// parser reads the names).
+/// board (for `parity`, marks of even and odd cells, in groups or not), or,
+/// for `rules`, anything (the lines of rules under a grid; the parser reads
+/// the names).
 fn is_rules_line(line: &str, word: &str) -> bool {
     let mut words = line.split_whitespace();
-    words.next() == Some(word)
-        && words.next().is_some_and(|map| {
-            let cells = map.chars().count();
-            word == "rules" || (cells >= 4 && cells.isqrt().pow(2) == cells)
-        })
+    if words.next() != Some(word) {
+        return false;
+    }
+    let is_square = |cells: usize| cells >= 4 && cells.isqrt().pow(2) == cells;
+    match word {
+        "rules" => words.next().is_some(),
+        // A parity map may be written in groups, as its rows.
+        "parity" => {
+            let marks: Vec<char> = words.flat_map(str::chars).collect();
+            is_square(marks.len()) && marks.iter().all(|c| matches!(c, 'e' | 'E' | 'o' | 'O' | '.'))
+        }
+        _ => words.next().is_some_and(|map| is_square(map.chars().count())),
+    }
 }
 
 /// A header such as `Grid 01` or `Puzzle 3: hard`: two words or more, one of

@@ -177,6 +177,10 @@ enum Command {
         /// with its sums (what `--cages` reads); most puzzles keep no givens.
         #[arg(long, conflicts_with = "cages")]
         killer: bool,
+        /// Even-odd puzzles: a quarter of each grid's cells marked even or odd by their
+        /// digits, written after the puzzle as a parity map (what `--parity` reads).
+        #[arg(long, conflicts_with = "parity")]
+        even_odd: bool,
         /// How to write puzzles.
         #[arg(long, value_enum, default_value_t = Format::Line)]
         format: Format,
@@ -269,6 +273,11 @@ struct PuzzleArgs {
     /// `[{"sum": 3, "cells": [0, 1]}, ...]`; in a file, or inline.
     #[arg(long, value_name = "MAP|FILE")]
     cages: Option<String>,
+    /// Even-odd: a parity map, one mark per cell, row by row: `e` for a cell that holds an
+    /// even digit, `o` for an odd one, `.` for either (as `e... .o.. .... ....`); without
+    /// --shape, --regions or --cages its size gives the board's; in a file, or inline.
+    #[arg(long, value_name = "MAP|FILE")]
+    parity: Option<String>,
 }
 
 impl PuzzleArgs {
@@ -294,7 +303,7 @@ impl PuzzleArgs {
     /// puzzle's shape, diagonals and windows.
     fn rules(&self) -> Result<Option<Rules>, String> {
         self.check_windows()?;
-        if self.regions.is_none() && self.cages.is_none() {
+        if self.regions.is_none() && self.cages.is_none() && self.parity.is_none() {
             return Ok(None);
         }
         let cages = match &self.cages {
@@ -312,6 +321,13 @@ impl PuzzleArgs {
             }
             None => None,
         };
+        let parity = match &self.parity {
+            Some(map) if Path::new(map).is_file() => {
+                Some((format!("--parity {map}"), std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?))
+            }
+            Some(map) => Some(("--parity".to_owned(), map.clone())),
+            None => None,
+        };
         let mut rules = if let Some(map) = &self.regions {
             let text = if Path::new(map).is_file() {
                 std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?
@@ -326,6 +342,7 @@ impl PuzzleArgs {
             rules.map_err(|e| format!("--regions: {e}"))?
         } else {
             let map_shape = cages.as_ref().and_then(|(_, text, json)| if *json { None } else { cage_map_shape(text) });
+            let map_shape = map_shape.or_else(|| parity.as_ref().and_then(|(_, text)| parity_map_shape(text)));
             Rules::new(self.shape.or(map_shape).unwrap_or(Shape::NINE))
         };
         if self.x {
@@ -339,6 +356,11 @@ impl PuzzleArgs {
         if let Some((file, text, json)) = cages {
             let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
             rules = cages.map_err(|e| format!("{file}: {e}"))?;
+        }
+        // Last, so that the digits allowed are checked against every
+        // region and cage.
+        if let Some((name, text)) = parity {
+            rules = rules.with_parity_map(&text).map_err(|e| format!("{name}: {e}"))?;
         }
         Ok(Some(rules))
     }
@@ -395,6 +417,20 @@ fn cage_map_shape(text: &str) -> Option<Shape> {
         .flat_map(str::split_whitespace)
         .filter(|token| !token.contains('='))
         .map(|token| token.chars().count())
+        .sum();
+    let side = cells.isqrt();
+    if side * side == cells { Shape::from_side(side) } else { None }
+}
+
+/// The shape whose cell count a parity map has, counted as
+/// `Rules::with_parity_map` counts it: a mark a cell, on the lines that are
+/// not `#` comments. `None` when no board has that many cells, as for
+/// [`cage_map_shape`].
+fn parity_map_shape(text: &str) -> Option<Shape> {
+    let cells: usize = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .map(|line| line.chars().filter(|c| !c.is_whitespace()).count())
         .sum();
     let side = cells.isqrt();
     if side * side == cells { Shape::from_side(side) } else { None }
@@ -477,6 +513,7 @@ fn main() -> ExitCode {
             guesses,
             jigsaw,
             killer,
+            even_odd,
             format,
             jobs,
             puzzle,
@@ -503,12 +540,16 @@ fn main() -> ExitCode {
             if killer {
                 generator = generator.killer();
             }
+            if even_odd {
+                generator = generator.even_odd();
+            }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
             // Each puzzle is written with all its rules, the maps given
             // included, so that it reads back as itself on its own.
             let extras = generate::Extras {
                 regions: jigsaw || puzzle.regions.is_some(),
                 cages: killer || puzzle.cages.is_some(),
+                parity: even_odd || puzzle.parity.is_some(),
                 hex: puzzle.hex,
                 names: puzzle.rule_names(),
             };
@@ -571,6 +612,7 @@ impl BatchArgs {
                 anti_king: false,
                 non_consecutive: false,
                 cages: None,
+                parity: None,
             },
         }
     }
