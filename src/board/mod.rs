@@ -597,6 +597,22 @@ impl Board {
         }
     }
 
+    /// The same board on the 9x9 engine, when its rules are classic 9x9
+    /// rules with some cells' digits restricted (even-odd puzzles): the
+    /// band engine keeps them as candidates removed at the start, and
+    /// counts such puzzles as fast as classic ones. Its boards answer
+    /// [`Board::rules`] as classic, so only counts and solutions' digits
+    /// come back from it.
+    pub(crate) fn on_band_engine(&self) -> Option<Board> {
+        let Engines::General(general) = &self.engine else { return None };
+        if !general.geometry().is_nine_with_allowed_digits() {
+            return None;
+        }
+        let digits: [u8; 81] = std::array::from_fn(|cell| self.get(cell).unwrap_or(0));
+        let nine = Nine::from_digits_within(&digits, |cell| self.engine.candidate_bits(cell));
+        Some(Board { engine: Engines::Nine(nine) })
+    }
+
     /// Whether the board is on the engine for any rules, not the 9x9 one.
     pub(crate) fn uses_general_engine(&self) -> bool {
         matches!(self.engine, Engines::General(_))

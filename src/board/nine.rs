@@ -304,6 +304,21 @@ impl Nine {
         nine
     }
 
+    /// A board holding `digits[cell]` (1 to 9, or 0 for an empty cell), as
+    /// [`Nine::from_consistent_digits`], whose empty cells keep only the
+    /// digits of `candidates(cell)` (digit bits).
+    pub(crate) fn from_digits_within(digits: &[u8; 81], candidates: impl Fn(usize) -> u32) -> Nine {
+        let mut nine = Nine::from_consistent_digits(digits);
+        for (cell, _) in digits.iter().enumerate().filter(|&(_, &digit)| digit == 0) {
+            let (b, p) = (cell / 27, cell % 27);
+            let removed = !candidates(cell);
+            for d in (0..9).filter(|&d| removed >> d & 1 != 0) {
+                nine.cand[3 * d + b] &= !(1 << p);
+            }
+        }
+        nine
+    }
+
     /// The board of an 81-character line of digits 1 to 9 and `.`, `0` or
     /// `_` for empty cells, in one pass: `None` for any other character or
     /// two givens that clash, which the full parser then reports.

@@ -745,6 +745,24 @@ impl PartialEq for Geometry {
 impl Eq for Geometry {}
 
 impl Geometry {
+    /// Whether these are classic 9x9 rules with some cells' digits
+    /// restricted and nothing else: rules the band engine keeps by
+    /// starting without the other digits, as a restriction is a removed
+    /// candidate that nothing brings back.
+    pub(crate) fn is_nine_with_allowed_digits(&self) -> bool {
+        let classic = Shape::NINE.geometry();
+        !self.allowed.is_empty()
+            && self.shape == Shape::NINE
+            && self.cages.is_empty()
+            && self.distinct.is_empty()
+            && !self.non_consecutive
+            && self.relations.is_empty()
+            && self.kinds == classic.kinds
+            && self.unit_cells == classic.unit_cells
+    }
+}
+
+impl Geometry {
     /// The rows, columns and boxes of `shape`, and its diagonals if it has them.
     pub(crate) fn classic_units(shape: Shape) -> Vec<(Region, Vec<usize>)> {
         let side = shape.side();

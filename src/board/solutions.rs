@@ -72,6 +72,12 @@ impl Shortcut<Board> for DirectCount {
 /// node of the walk is one node of `meter`'s budget; the count stops short
 /// when it is spent.
 pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<Exhausted>) {
+    // A node budget walks the nodes of the board's own `solutions()`.
+    if !meter.has_node_limit() {
+        if let Some(twin) = board.on_band_engine() {
+            return count(twin, limit, meter);
+        }
+    }
     if limit <= DIVE_LIMIT && board.uses_general_engine() {
         return count_with_dives(&board, limit, meter);
     }
@@ -292,6 +298,14 @@ fn walk_slice(
 /// board visited is one node of `meter`'s budget, and a board has no
 /// solution when the depth-first search ends without one.
 pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<Exhausted>) {
+    if !meter.has_node_limit() {
+        if let Some(twin) = board.on_band_engine() {
+            let (found, stopped) = first(&twin, meter);
+            let digits: Option<Vec<u8>> = found.map(|grid| grid.cells().map(|d| d.unwrap_or(0)).collect());
+            let empty = Board::empty_with(&board.rules());
+            return (digits.map(|digits| empty.with_solution_digits(&digits)), stopped);
+        }
+    }
     if !board.uses_general_engine() {
         let mut solutions = Solutions { search: Search::new(board.clone(), BoardChildren, Stack::new()), meter };
         let first = solutions.next();

@@ -3,6 +3,7 @@
 
 use lazydoku::format::Parser;
 use lazydoku::generate::Generator;
+use lazydoku::search::Budget;
 use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape};
 use proptest::prelude::*;
 
@@ -337,4 +338,41 @@ fn generated_even_odd_puzzles_read_back_as_themselves() {
             assert!(mark == '.' || (mark == 'e') == (digit % 2 == 0), "{cell}: {mark} {digit}");
         }
     }
+}
+
+/// Classic 9x9 rules with digits allowed in some cells are counted and
+/// solved on the 9x9 engine: the counts agree with the general engine's
+/// own walk (which a node budget keeps), and a solution keeps the rules,
+/// the givens and the allowed digits.
+#[test]
+fn nine_by_nine_even_odd_counts_agree_with_the_general_walk() {
+    let generator = Generator::new(Rules::new(Shape::NINE)).seed(21).even_odd();
+    let mut multiple = 0;
+    for (k, puzzle) in generator.puzzles().take(12).enumerate() {
+        let rules = puzzle.rules();
+        // Givens taken out, more of them each time, for counts above one.
+        let mut board = Board::empty_with(&rules);
+        for (cell, digit) in puzzle.cells().enumerate() {
+            if let Some(digit) = digit.filter(|_| cell % (k + 2) != 0) {
+                board = board.place(cell, digit).unwrap();
+            }
+        }
+        for limit in [1, 2, 50] {
+            let fast = board.count_solutions(limit);
+            let (walked, stopped) = board.count_solutions_within(limit, Budget::nodes(u64::MAX / 2));
+            assert_eq!((fast, stopped), (walked, None), "{board} to {limit}");
+            assert_eq!(fast, board.solutions().take(limit).count(), "{board}");
+            multiple += usize::from(limit > 1 && fast > 1);
+        }
+        let solution = board.solve().expect("a solution");
+        assert_eq!(solution.rules(), rules);
+        assert!(solution.is_complete());
+        for cell in 0..81 {
+            let digit = solution.get(cell).unwrap();
+            assert!(rules.allowed_digits(cell).contains(digit), "{solution} at {cell}");
+            assert!(board.get(cell).is_none_or(|given| given == digit));
+        }
+        assert!(rules.parse(solution.as_str()).is_ok(), "{solution} keeps the rules");
+    }
+    assert!(multiple > 0, "some boards have several solutions");
 }

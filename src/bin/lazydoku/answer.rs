@@ -513,7 +513,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive or cages) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
