@@ -353,21 +353,10 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     println!("fuzzed {inputs} inputs from seed {seed}: no panic, every solution valid");
 }
 
-/// Rules as text: region maps, cage maps, JSON cages and parity maps for a
-/// 4x4 or 6x6 board (and a 9x9 parity map), valid ones mutated a few
-/// characters at a time, and groups of distinct digits made of the text's
-/// bytes, with anti-knight, anti-king or non-consecutive rules now and
-/// then. Nothing panics; rules that are accepted make boards whose bounded
-/// counts run and whose solutions keep every region, group, cage and
-/// allowed digit; a 9x9 count without a budget agrees with the bounded
-/// one.
-#[test]
-#[ignore = "a fuzz run: .ci/run runs it in release mode"]
-fn fuzz_the_rules_readers() {
-    use lazydoku::Rules;
-    let inputs: u64 = std::env::var("LAZYDOKU_FUZZ_INPUTS").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
-    let seed: u64 = std::env::var("LAZYDOKU_FUZZ_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed_0016);
-    let valid: &[(Shape, &str)] = &[
+/// Valid rules as text, with the shape each is read on, for
+/// [`fuzz_the_rules_readers`] to mutate.
+fn valid_rules_texts() -> Vec<(Shape, &'static str)> {
+    vec![
         (Shape::new(2, 2), "aaab acbb ccbd cddd"),
         (Shape::new(2, 2), "aabc\nddbc\neeff\nghhf\na=3 b=7 c=5\nd=3 e=7 f=6 g=4 h=5\n"),
         (
@@ -395,14 +384,31 @@ fn fuzz_the_rules_readers() {
             Shape::new(2, 2),
             "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\nregions aaabacbbccbdcddd\ncages aabbccddeeffgghh a=3 b=7 c=7 d=3 e=3 f=7 g=7 h=3\n",
         ),
-    ];
+    ]
+}
+
+/// Rules as text: region maps, cage maps, JSON cages and parity maps for a
+/// 4x4 or 6x6 board (and a 9x9 parity map), valid ones mutated a few
+/// characters at a time, and groups of distinct digits made of the text's
+/// bytes, with anti-knight, anti-king or non-consecutive rules now and
+/// then. Nothing panics; rules that are accepted make boards whose bounded
+/// counts run and whose solutions keep every region, group, cage and
+/// allowed digit; a 9x9 count without a budget agrees with the bounded
+/// one.
+#[test]
+#[ignore = "a fuzz run: .ci/run runs it in release mode"]
+fn fuzz_the_rules_readers() {
+    use lazydoku::Rules;
+    let inputs: u64 = std::env::var("LAZYDOKU_FUZZ_INPUTS").ok().and_then(|n| n.parse().ok()).unwrap_or(100_000);
+    let seed: u64 = std::env::var("LAZYDOKU_FUZZ_SEED").ok().and_then(|n| n.parse().ok()).unwrap_or(0x5eed_0016);
+    let valid = valid_rules_texts();
     let extra: &[char] = &['{', '}', '[', ']', '"', ':', ',', '=', '\\', '9', '-', 'e', '.', '\n'];
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let mut failures = Vec::new();
     for n in 0..inputs {
-        let &(shape, text) = random.pick(valid);
+        let &(shape, text) = random.pick(&valid);
         let mut chars: Vec<char> = text.chars().collect();
         for _ in 0..random.below(4) {
             let at = random.below(chars.len() + 1);
