@@ -257,15 +257,20 @@ impl General {
         let (mut cands, mut places) = (vec![full; cells], vec![every_place; units * geometry.side]);
         if !geometry.allowed.is_empty() {
             // Cells that may not hold every digit start without the others,
-            // and those digits without their places there.
+            // and those digits without their places there: a pass over the
+            // restricted cells, where one over every unit's slots and cells
+            // was a seventh of reading an even-odd 9x9 puzzle.
             for (cell, cands) in cands.iter_mut().enumerate() {
                 *cands = geometry.allowed_at(cell);
-            }
-            for (slot, place) in places.iter_mut().enumerate() {
-                let (unit, digit) = (slot / geometry.side, slot % geometry.side);
-                *place = (0..geometry.side)
-                    .filter(|&i| cands[geometry.unit_cell(unit, i)] >> digit & 1 == 1)
-                    .fold(0, |places, i| places | 1 << i);
+                let others = full & !*cands;
+                if others == 0 {
+                    continue;
+                }
+                for m in geometry.memberships(cell) {
+                    for digit in bits(others) {
+                        places[usize::from(m.unit) * geometry.side + digit] &= !(1 << m.place);
+                    }
+                }
             }
         }
         General {
@@ -274,6 +279,31 @@ impl General {
             places,
             changed: vec![full; units],
             empty: u16::try_from(cells).expect("at most 625 cells"),
+            settled: false,
+            conflict: None,
+            geometry,
+        }
+    }
+
+    /// The complete board of `digits` (1 to the side, one per cell, which
+    /// keep every rule, as a solution's do), built in one pass: placing 81
+    /// digits one at a time, each taken from its peers' places, was a third
+    /// of answering an even-odd 9x9 puzzle.
+    pub(crate) fn solved(geometry: SharedGeometry, digits: &[u8]) -> General {
+        let (side, units) = (geometry.side, geometry.unit_count());
+        let mut places = vec![0; units * side];
+        for unit in 0..units {
+            for place in 0..side {
+                let digit = usize::from(digits[geometry.unit_cell(unit, place)]);
+                places[unit * side + digit - 1] |= 1 << place;
+            }
+        }
+        General {
+            text: digits.iter().map(|&digit| SYMBOLS[usize::from(digit)]).collect(),
+            cands: digits.iter().map(|&digit| 1 << (digit - 1)).collect(),
+            places,
+            changed: vec![geometry.full; units],
+            empty: 0,
             settled: false,
             conflict: None,
             geometry,
@@ -1136,6 +1166,37 @@ fn fill_supports(cells: &[(usize, u32)], digits: u32, supports: &mut [u32]) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Engines;
+    use crate::{Board, Rules, Shape};
+
+    /// A solution built in one pass equals the same digits placed one at a
+    /// time, down to every candidate and place, under rules of every kind.
+    #[test]
+    fn a_solved_board_is_the_digits_placed_one_by_one() {
+        let rules = [
+            Rules::new(Shape::new(2, 3)),
+            Rules::jigsaw("aaabbb aaabbb cccddd cccddd eeefff eeefff").unwrap(),
+            Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1]).unwrap().with_diagonals(),
+            Rules::new(Shape::NINE).with_even(&[0, 10, 20]).unwrap(),
+            Rules::new(Shape::new(4, 4)).with_windows(),
+        ];
+        for rules in rules {
+            let empty = Board::empty_with(&rules);
+            let solution = empty.solve().expect("a solution");
+            let digits: Vec<u8> = solution.cells().map(|digit| digit.unwrap()).collect();
+            let Engines::General(general) = &empty.engine else { panic!("{rules:?} on the general engine") };
+            let at_once = General::solved(general.geometry().clone(), &digits);
+            let mut one_by_one = general.clone();
+            for (cell, &digit) in digits.iter().enumerate() {
+                one_by_one.put(cell, 1 << (digit - 1));
+            }
+            assert_eq!(at_once.text, one_by_one.text);
+            assert_eq!(at_once.cands, one_by_one.cands);
+            assert_eq!(at_once.places, one_by_one.places);
+            assert_eq!(at_once.empty, 0);
+            assert_eq!(empty.with_solution_digits(&digits), solution);
+        }
+    }
 
     /// Every filling of `cells` by the distinct `digits`, tried one by one.
     fn supports_by_trying(cells: &[u32], digits: u32, supports: &mut [u32]) -> bool {

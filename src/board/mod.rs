@@ -262,6 +262,11 @@ impl Board {
         if let (Engines::Nine(_), Ok(digits)) = (&self.engine, <&[u8; 81]>::try_from(digits)) {
             return Board { engine: Engines::Nine(Nine::from_consistent_digits(digits)) };
         }
+        if let Engines::General(general) = &self.engine {
+            if self.empty_cells() == digits.len() && digits.iter().all(|&digit| digit != 0) {
+                return Board { engine: Engines::General(General::solved(general.geometry().clone(), digits)) };
+            }
+        }
         let mut board = self.clone();
         for (cell, &digit) in digits.iter().enumerate().filter(|&(_, &digit)| digit != 0) {
             board.put_given(cell, 1 << (digit - 1));

@@ -740,16 +740,26 @@ impl Rules {
         if let Some(&digit) = digits.iter().find(|&&d| d == 0 || usize::from(d) > side) {
             return Err(RulesError::DigitOutOfRange { digit, side });
         }
-        if cells.is_empty() {
-            return Ok(self);
-        }
         let mask = digits.iter().fold(0u32, |mask, &d| mask | 1 << (d - 1));
+        self.with_allowed_masks(cells.iter().map(|&cell| (cell, mask)))
+    }
+
+    /// These rules with each cell of `masks` holding the digits of its
+    /// mask only, as [`Rules::with_allowed_digits`] (whose checks of cells
+    /// and digits the caller has made): one copy of the rules for many sets.
+    pub(crate) fn with_allowed_masks(self, masks: impl IntoIterator<Item = (usize, u32)>) -> Result<Rules, RulesError> {
+        let count = self.geometry.cells;
         let mut allowed = (0..count).map(|cell| self.geometry.allowed_at(cell)).collect::<Vec<u32>>();
-        for &cell in cells {
+        let mut changed = false;
+        for (cell, mask) in masks {
+            changed = true;
             allowed[cell] &= mask;
             if allowed[cell] == 0 {
                 return Err(RulesError::NoDigitAllowed { cell });
             }
+        }
+        if !changed {
+            return Ok(self);
         }
         // Every region, group of distinct digits and cage needs distinct
         // digits for its cells: checked here, so that five even cells in a
@@ -762,7 +772,7 @@ impl Rules {
             .chain(self.distinct_groups())
             .chain(self.geometry.cage_list().into_iter().map(|(_, cells)| cells));
         for group in groups {
-            if let Some(crowded) = crowded_cells(&group, &allowed) {
+            if let Some(crowded) = crowded_cells(&group, &allowed, self.geometry.full) {
                 let digits = Candidates::from_bits(crowded.iter().fold(0, |mask, &cell| mask | allowed[cell]));
                 return Err(RulesError::TooFewDigits { cells: crowded, digits: digits.iter().collect() });
             }
@@ -1108,21 +1118,23 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
-/// Cells of `group` (which must hold distinct digits) that `allowed` leaves
-/// fewer digits than cells, in order; `None` when each cell can have a
-/// digit of its own.
+/// Cells of `group` (which must hold distinct digits, and holds at most
+/// 32 cells) that `allowed` leaves fewer digits than cells, in order;
+/// `None` when each cell can have a digit of its own.
 ///
-/// Each cell in turn is matched to a digit, moving cells matched before to
-/// other digits where that makes room (Kuhn's augmenting paths). A cell
-/// that finds none, with the cells its search passed through, is such a
-/// set: between them they may hold only the digits of the others, one
-/// fewer than their number.
-fn crowded_cells(group: &[usize], allowed: &[u32]) -> Option<Vec<usize>> {
-    /// Finds cell `k` of the group a digit, moving others along; marks the
-    /// cells and digits it passes through.
-    fn place(k: usize, masks: &[u32], holder: &mut [usize; 32], seen: &mut u32, passed: &mut [bool]) -> bool {
-        passed[k] = true;
-        let mut options = masks[k];
+/// Only cells that may not hold every digit (of `full`) can be short of
+/// digits: given a digit each, the others take what is left. Each such cell
+/// in turn is matched to a digit, moving cells matched before to other
+/// digits where that makes room (Kuhn's augmenting paths). A cell that
+/// finds none, with the cells its search passed through, is such a set:
+/// between them they may hold only the digits of the others, one fewer
+/// than their number.
+fn crowded_cells(group: &[usize], allowed: &[u32], full: u32) -> Option<Vec<usize>> {
+    /// Finds restricted cell `k` a digit, moving others along; marks the
+    /// cells (bits of `passed`) and digits (of `seen`) it passes through.
+    fn place(k: usize, masks: &[u32], holder: &mut [u8; 32], seen: &mut u32, passed: &mut u32) -> bool {
+        *passed |= 1 << k;
+        let mut options = masks[k] & !*seen;
         while options != 0 {
             let digit = options.trailing_zeros() as usize;
             options &= options - 1;
@@ -1130,24 +1142,29 @@ fn crowded_cells(group: &[usize], allowed: &[u32]) -> Option<Vec<usize>> {
                 continue;
             }
             *seen |= 1 << digit;
-            if holder[digit] == usize::MAX || place(holder[digit], masks, holder, seen, passed) {
-                holder[digit] = k;
+            if holder[digit] == u8::MAX || place(usize::from(holder[digit]), masks, holder, seen, passed) {
+                #[expect(clippy::cast_possible_truncation, reason = "a group has at most 32 cells")]
+                {
+                    holder[digit] = k as u8;
+                }
                 return true;
             }
         }
         false
     }
-    let masks: Vec<u32> = group.iter().map(|&cell| allowed[cell]).collect();
-    // A group whose cells may all hold as many digits as it has cells
-    // always fits: the common case, with no search.
+    let restricted: Vec<usize> = group.iter().copied().filter(|&cell| allowed[cell] & full != full).collect();
+    let masks: Vec<u32> = restricted.iter().map(|&cell| allowed[cell]).collect();
+    // Cells that may each hold as many digits as there are restricted
+    // cells always fit: the common case, with no search.
     if masks.iter().all(|mask| mask.count_ones() as usize >= masks.len()) {
         return None;
     }
-    let mut holder = [usize::MAX; 32];
+    let mut holder = [u8::MAX; 32];
     for k in 0..masks.len() {
-        let (mut seen, mut passed) = (0, vec![false; masks.len()]);
+        let (mut seen, mut passed) = (0, 0u32);
         if !place(k, &masks, &mut holder, &mut seen, &mut passed) {
-            let mut cells: Vec<usize> = group.iter().zip(&passed).filter(|&(_, &p)| p).map(|(&c, _)| c).collect();
+            let mut cells: Vec<usize> =
+                restricted.iter().enumerate().filter(|&(i, _)| passed >> i & 1 != 0).map(|(_, &c)| c).collect();
             cells.sort_unstable();
             return Some(cells);
         }

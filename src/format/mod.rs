@@ -343,7 +343,13 @@ impl Rules {
         if count != cells {
             return Err(error(end.0, end.1, format!("the map has {count} marks; the board has {cells} cells")));
         }
-        self.with_even(&even)?.with_odd(&odd)
+        // Both kinds of marks at once: one copy of the rules, one check.
+        let full = (1u32 << self.shape().side()) - 1;
+        // Bit k stands for digit k + 1: the even digits are the odd bits.
+        let (even_digits, odd_digits) = (full & 0xAAAA_AAAA, full & 0x5555_5555);
+        self.with_allowed_masks(
+            even.into_iter().map(|cell| (cell, even_digits)).chain(odd.into_iter().map(|cell| (cell, odd_digits))),
+        )
     }
 
     /// The even and odd cells as a parity map on one line, `e`, `o` or `.`

@@ -274,10 +274,13 @@ impl Parser {
             // per thread for a batch of such lines. A parity map takes the
             // board's size from the puzzle.
             let scan = parser.scan(&text[..found.end], found.on_puzzle_line(text))?;
-            let board = parser.build(&scan)?;
             let board = match found.parity {
-                Some(map) => Self::build_on(&scan, Board::empty_with(&with_parity_map(board.rules(), map)?))?,
-                None => board,
+                Some(map) => {
+                    let rules =
+                        if parser.adds_rules() { parser.added_rules(scan.shape) } else { Rules::new(scan.shape) };
+                    Self::build_on(&scan, Board::empty_with(&with_parity_map(rules, map)?))?
+                }
+                None => parser.build(&scan)?,
             };
             parser.with_layout(text, &scan, board)
         } else {
