@@ -548,6 +548,9 @@ impl Board {
     pub fn par_count_solutions(&self, limit: usize) -> usize {
         /// Boards with at most this many empty cells are counted directly.
         const DIRECT: usize = 32;
+        if let Some(twin) = self.on_band_engine() {
+            return twin.par_count_solutions(limit);
+        }
         crate::search::par_dfs(self.clone(), Board::children)
             .counter(Board::is_complete)
             .shortcut(|board: &Board, wanted| board.count_directly(DIRECT, wanted))

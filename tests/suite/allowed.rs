@@ -362,6 +362,7 @@ fn nine_by_nine_even_odd_counts_agree_with_the_general_walk() {
             let (walked, stopped) = board.count_solutions_within(limit, Budget::nodes(u64::MAX / 2));
             assert_eq!((fast, stopped), (walked, None), "{board} to {limit}");
             assert_eq!(fast, board.solutions().take(limit).count(), "{board}");
+            assert_eq!(fast, board.par_count_solutions(limit), "{board} in parallel");
             multiple += usize::from(limit > 1 && fast > 1);
         }
         let solution = board.solve().expect("a solution");
