@@ -470,7 +470,9 @@ impl Board {
     /// several times as fast as enumerating them. The 9x9 count also
     /// branches where guesses have failed earlier in the same count, which
     /// takes a tenth or more off the hardest puzzles' trees; only the order
-    /// differs, not the count (docs/performance.md).
+    /// differs, not the count (docs/performance.md). A 9x9 board whose
+    /// rules add only digits allowed in some cells (even-odd puzzles) is
+    /// counted on the 9x9 engine too.
     ///
     /// ```
     /// use lazydoku::Board;
