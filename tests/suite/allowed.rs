@@ -324,6 +324,14 @@ fn generated_even_odd_puzzles_read_back_as_themselves() {
         let answers = String::from_utf8_lossy(&checked.stdout);
         assert_eq!(answers.matches("unique").count(), 3, "{format}: {answers}");
     }
+    // With a jigsaw map and cages of their own, read back with all three.
+    for more in ["--jigsaw", "--killer"] {
+        let out = common::run(&["generate", "--even-odd", more, "--count", "2", "--seed", "2", "--shape", "2x3"], "");
+        let puzzles = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(puzzles.lines().all(|line| line.contains(" parity:")), "{puzzles}");
+        let checked = common::run(&["check", "-q"], &puzzles);
+        assert_eq!(String::from_utf8_lossy(&checked.stdout), "unique\nunique\n", "{more}: {puzzles}");
+    }
     // Each puzzle's marks come from its solution: every marked cell keeps
     // its parity, and a quarter of the cells is marked.
     let generator = Generator::new(Rules::new(Shape::NINE)).seed(9).even_odd();
