@@ -208,7 +208,7 @@ impl Rules {
         units.extend(
             old.into_iter().filter(|(k, _)| !matches!(k, Region::Row | Region::Column | Region::Box | Region::Jigsaw)),
         );
-        Ok(Rules::from_parts(shape, &units, self.geometry.cage_list(), &self.geometry))
+        Rules::from_parts(shape, &units, self.geometry.cage_list(), &self.geometry).digits_fit()
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -293,7 +293,7 @@ impl Rules {
         if cells.len() != side {
             return Err(RulesError::ExtraRegionSize { found: cells.len(), expected: side });
         }
-        Ok(self.with_units([(Region::Extra, cells.to_vec())]))
+        self.with_units([(Region::Extra, cells.to_vec())]).digits_fit()
     }
 
     /// These rules with a killer cage: the digits in `cells` are distinct
@@ -390,7 +390,16 @@ impl Rules {
             }
             all.push(cage);
         }
-        Ok(Rules::sharing(self.geometry.with_cages(all)))
+        let added = all[before..].to_vec();
+        Rules::sharing(self.geometry.with_cages(all)).digits_fit().map_err(|e| {
+            // Only a new cage can have made cells short of digits: the
+            // first one holding any of them is the one refused.
+            let crowded = |cage: &Cage| match &e {
+                RulesError::TooFewDigits { cells, .. } => cage.cells.iter().any(|&c| cells.contains(&usize::from(c))),
+                _ => false,
+            };
+            (added.iter().position(crowded).unwrap_or(0), e)
+        })
     }
 
     /// These rules with every cage in `cages` added at once, unchecked: for
@@ -502,7 +511,7 @@ impl Rules {
         // whatever order their groups came in.
         all.sort_unstable();
         all.dedup();
-        Ok(Rules::sharing(self.geometry.with_distinct(all)))
+        Rules::sharing(self.geometry.with_distinct(all)).digits_fit()
     }
 
     /// These rules with anti-knight's: no two cells a knight's move apart
@@ -714,7 +723,8 @@ impl Rules {
     /// [`RulesError::NoDigitAllowed`] for a cell left with no digit, and
     /// [`RulesError::TooFewDigits`] for cells of one region, group of
     /// distinct digits or cage that may hold fewer digits between them than
-    /// they are (so add regions and cages first, then the digits allowed).
+    /// they are. Regions, groups and cages added later through a builder
+    /// that can fail are checked the same way.
     ///
     /// ```
     /// use lazydoku::{Board, Rules, RulesError, Shape};
@@ -761,23 +771,34 @@ impl Rules {
         if !changed {
             return Ok(self);
         }
-        // Every region, group of distinct digits and cage needs distinct
-        // digits for its cells: checked here, so that five even cells in a
-        // row of 9x9 are an error that names them, not a search that fails.
-        let groups = self
-            .geometry
+        Rules::sharing(self.geometry.with_allowed(allowed)).digits_fit()
+    }
+
+    /// These rules, or [`RulesError::TooFewDigits`] when the digits they
+    /// allow leave cells that must differ (in a region, a group of distinct
+    /// digits or a cage) fewer digits than cells: so that five even cells
+    /// in a row of 9x9 are an error that names them, not a search that
+    /// fails. Checked by every builder that can fail, whichever of the
+    /// allowed digits and the regions came first.
+    fn digits_fit(self) -> Result<Rules, RulesError> {
+        if !self.has_allowed_digits() {
+            return Ok(self);
+        }
+        let geometry = &self.geometry;
+        let allowed: Vec<u32> = (0..geometry.cells).map(|cell| geometry.allowed_at(cell)).collect();
+        let groups = geometry
             .unit_list()
             .into_iter()
             .map(|(_, cells)| cells)
             .chain(self.distinct_groups())
-            .chain(self.geometry.cage_list().into_iter().map(|(_, cells)| cells));
+            .chain(geometry.cage_list().into_iter().map(|(_, cells)| cells));
         for group in groups {
-            if let Some(crowded) = crowded_cells(&group, &allowed, self.geometry.full) {
+            if let Some(crowded) = crowded_cells(&group, &allowed, geometry.full) {
                 let digits = Candidates::from_bits(crowded.iter().fold(0, |mask, &cell| mask | allowed[cell]));
                 return Err(RulesError::TooFewDigits { cells: crowded, digits: digits.iter().collect() });
             }
         }
-        Ok(Rules::sharing(self.geometry.with_allowed(allowed)))
+        Ok(self)
     }
 
     /// These rules with `cells` holding even digits only (the shaded
@@ -1028,8 +1049,9 @@ pub enum RulesError {
         cell: usize,
     },
     /// Cells that must hold distinct digits (in one region, group of
-    /// distinct digits or cage) with fewer digits among them than cells, by
-    /// [`Rules::with_allowed_digits`]: no grid can fill them.
+    /// distinct digits or cage) with fewer digits among them than cells,
+    /// by the digits the rules allow ([`Rules::with_allowed_digits`]): no
+    /// grid can fill them.
     TooFewDigits {
         /// The cells, in order.
         cells: Vec<usize>,

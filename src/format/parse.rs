@@ -522,8 +522,8 @@ impl Parser {
         let rules = if self.diagonals { rules.with_diagonals() } else { rules };
         let rules = self.added_to(rules);
         match found.parity {
-            // Last, so that the digits allowed are checked against every
-            // region and cage.
+            // Last: the builders of windows, diagonals and chess rules cannot
+            // refuse cells left too few digits, and this one checks every rule.
             Some(map) => with_parity_map(rules, map),
             None => Ok(rules),
         }

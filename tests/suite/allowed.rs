@@ -385,3 +385,29 @@ fn nine_by_nine_even_odd_counts_agree_with_the_general_walk() {
     }
     assert!(multiple > 0, "some boards have several solutions");
 }
+
+/// Regions, groups and cages added after the digits allowed are checked as
+/// well, through every builder that can fail.
+#[test]
+fn regions_and_cages_added_later_are_checked_too() {
+    let even = || Rules::new(Shape::new(2, 2)).with_even(&[0, 5]).unwrap();
+    let short = |rules: Result<Rules, RulesError>| match rules {
+        Err(RulesError::TooFewDigits { cells, digits }) => (cells, digits),
+        other => panic!("{other:?}"),
+    };
+    // Cells 0 and 5 are both even and on the main diagonal: 2 and 4 fit.
+    assert!(even().with_region(&[0, 5, 10, 15]).is_ok());
+    let three = Rules::new(Shape::new(2, 2)).with_even(&[0, 5, 10]).unwrap();
+    assert_eq!(short(three.clone().with_region(&[0, 5, 10, 15])), (vec![0, 5, 10], vec![2, 4]));
+    assert_eq!(short(three.clone().with_distinct(&[0, 5, 10])), (vec![0, 5, 10], vec![2, 4]));
+    assert_eq!(short(three.clone().with_cage(9, &[0, 5, 10])), (vec![0, 5, 10], vec![2, 4]));
+    // Cells 0, 2 and 4 share no row, column or box, but a jigsaw region.
+    let marked = Rules::new(Shape::new(2, 2)).with_even(&[0, 2, 4]).unwrap();
+    assert_eq!(short(marked.with_regions("aaab abbb cccd cddd")), (vec![0, 2, 4], vec![2, 4]));
+    // A cage map names the cage that left too few digits.
+    let err = three.with_cage_map("ab.. .a.. ..a. ...b a=9 b=5").unwrap_err();
+    assert!(
+        err.to_string().starts_with("line 1, column 1: cage 'a': cells 0, 5, 10 must hold distinct digits"),
+        "{err}"
+    );
+}

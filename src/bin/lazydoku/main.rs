@@ -357,8 +357,8 @@ impl PuzzleArgs {
             let cages = if json { rules.with_cage_json(&text) } else { rules.with_cage_map(&text) };
             rules = cages.map_err(|e| format!("{file}: {e}"))?;
         }
-        // Last, so that the digits allowed are checked against every
-        // region and cage.
+        // Last: the builders of windows, diagonals and chess rules cannot
+        // refuse cells left too few digits, and this one checks every rule.
         if let Some((name, text)) = parity {
             rules = rules.with_parity_map(&text).map_err(|e| format!("{name}: {e}"))?;
         }
