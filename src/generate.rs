@@ -201,7 +201,8 @@ pub struct Generator {
     guesses: Option<RangeInclusive<usize>>,
     jigsaw: bool,
     killer: bool,
-    even_odd: bool,
+    /// How many cells of each grid are marked even or odd, if any.
+    even_odd: Option<usize>,
     /// The peers of each cell under the rules' regions, worked out once.
     peers: Arc<Peers>,
 }
@@ -234,7 +235,7 @@ impl Generator {
             guesses: None,
             jigsaw: false,
             killer: false,
-            even_odd: false,
+            even_odd: None,
             peers,
         }
     }
@@ -367,8 +368,29 @@ impl Generator {
     /// # Ok::<(), lazydoku::RulesError>(())
     /// ```
     #[must_use]
-    pub fn even_odd(mut self) -> Generator {
-        self.even_odd = true;
+    pub fn even_odd(self) -> Generator {
+        let quarter = self.rules.shape().cells() / 4;
+        self.even_odd_cells(quarter)
+    }
+
+    /// Even-odd puzzles as [`Generator::even_odd`], with `cells` cells of
+    /// each grid marked (every cell, when the board has fewer). More marks
+    /// leave fewer givens.
+    ///
+    /// ```
+    /// use lazydoku::generate::Generator;
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let generator = Generator::new(Rules::new(Shape::NINE)).seed(4);
+    /// let marked = |g: Generator| g.puzzle(0).and_then(|p| p.rules().parity_map()).map(|m| m.matches(['e', 'o']).count());
+    /// assert_eq!(marked(generator.clone().even_odd_cells(40)), Some(40));
+    /// assert_eq!(marked(generator.clone().even_odd_cells(100)), Some(81));
+    /// let givens = |g: Generator| g.puzzle(0).map(|p| p.cells().flatten().count());
+    /// assert!(givens(generator.clone().even_odd_cells(81)) < givens(generator.even_odd_cells(10)));
+    /// ```
+    #[must_use]
+    pub fn even_odd_cells(mut self, cells: usize) -> Generator {
+        self.even_odd = Some(cells);
         self
     }
 
@@ -475,10 +497,10 @@ impl Generator {
             grid = rules.parse(grid.as_str()).ok()?;
             empty = Board::empty_with(&rules);
         }
-        if self.even_odd {
+        if let Some(marked) = self.even_odd {
             let mut cells: Vec<usize> = (0..grid.shape().cells()).collect();
             random.shuffle(&mut cells);
-            cells.truncate(cells.len() / 4);
+            cells.truncate(marked);
             cells.sort_unstable();
             let (even, odd): (Vec<usize>, Vec<usize>) =
                 cells.into_iter().partition(|&cell| grid.get(cell).is_some_and(|digit| digit % 2 == 0));

@@ -324,6 +324,15 @@ fn generated_even_odd_puzzles_read_back_as_themselves() {
         let answers = String::from_utf8_lossy(&checked.stdout);
         assert_eq!(answers.matches("unique").count(), 3, "{format}: {answers}");
     }
+    // `--marks N` marks N cells, and needs --even-odd.
+    let out = common::run(&["generate", "--even-odd", "--marks", "30", "--count", "2", "--seed", "8"], "");
+    let puzzles = String::from_utf8_lossy(&out.stdout).into_owned();
+    for line in puzzles.lines() {
+        let map = line.split("parity:").nth(1).expect("a parity map");
+        assert_eq!(map.matches(['e', 'o']).count(), 30, "{line}");
+    }
+    assert_eq!(common::run(&["check", "-q"], &puzzles).stdout, b"unique\nunique\n");
+    assert_eq!(common::run(&["generate", "--marks", "30", "--count", "1"], "").status.code(), Some(2));
     // With a jigsaw map and cages of their own, read back with all three.
     for more in ["--jigsaw", "--killer"] {
         let out = common::run(&["generate", "--even-odd", more, "--count", "2", "--seed", "2", "--shape", "2x3"], "");

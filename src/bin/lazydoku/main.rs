@@ -181,6 +181,9 @@ enum Command {
         /// digits, written after the puzzle as a parity map (what `--parity` reads).
         #[arg(long, conflicts_with = "parity")]
         even_odd: bool,
+        /// With --even-odd: how many cells of each grid are marked (default: a quarter).
+        #[arg(long, value_name = "N", requires = "even_odd")]
+        marks: Option<usize>,
         /// How to write puzzles.
         #[arg(long, value_enum, default_value_t = Format::Line)]
         format: Format,
@@ -514,6 +517,7 @@ fn main() -> ExitCode {
             jigsaw,
             killer,
             even_odd,
+            marks,
             format,
             jobs,
             puzzle,
@@ -541,7 +545,10 @@ fn main() -> ExitCode {
                 generator = generator.killer();
             }
             if even_odd {
-                generator = generator.even_odd();
+                generator = match marks {
+                    Some(cells) => generator.even_odd_cells(cells),
+                    None => generator.even_odd(),
+                };
             }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
             // Each puzzle is written with all its rules, the maps given
