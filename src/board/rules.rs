@@ -208,7 +208,9 @@ impl Rules {
         units.extend(
             old.into_iter().filter(|(k, _)| !matches!(k, Region::Row | Region::Column | Region::Box | Region::Jigsaw)),
         );
-        Rules::from_parts(shape, &units, self.geometry.cage_list(), &self.geometry).digits_fit()
+        let rules = Rules::from_parts(shape, &units, self.geometry.cage_list(), &self.geometry);
+        rules.digits_fit()?;
+        Ok(rules)
     }
 
     /// These rules with both main diagonals as regions as well (X-sudoku).
@@ -293,7 +295,9 @@ impl Rules {
         if cells.len() != side {
             return Err(RulesError::ExtraRegionSize { found: cells.len(), expected: side });
         }
-        self.with_units([(Region::Extra, cells.to_vec())]).digits_fit()
+        let rules = self.with_units([(Region::Extra, cells.to_vec())]);
+        rules.digits_fit()?;
+        Ok(rules)
     }
 
     /// These rules with a killer cage: the digits in `cells` are distinct
@@ -390,16 +394,17 @@ impl Rules {
             }
             all.push(cage);
         }
-        let added = all[before..].to_vec();
-        Rules::sharing(self.geometry.with_cages(all)).digits_fit().map_err(|e| {
+        let rules = Rules::sharing(self.geometry.with_cages(all));
+        rules.digits_fit().map_err(|e| {
             // Only a new cage can have made cells short of digits: the
             // first one holding any of them is the one refused.
             let crowded = |cage: &Cage| match &e {
                 RulesError::TooFewDigits { cells, .. } => cage.cells.iter().any(|&c| cells.contains(&usize::from(c))),
                 _ => false,
             };
-            (added.iter().position(crowded).unwrap_or(0), e)
-        })
+            (rules.geometry.cages[before..].iter().position(crowded).unwrap_or(0), e)
+        })?;
+        Ok(rules)
     }
 
     /// These rules with every cage in `cages` added at once, unchecked: for
@@ -511,7 +516,9 @@ impl Rules {
         // whatever order their groups came in.
         all.sort_unstable();
         all.dedup();
-        Rules::sharing(self.geometry.with_distinct(all)).digits_fit()
+        let rules = Rules::sharing(self.geometry.with_distinct(all));
+        rules.digits_fit()?;
+        Ok(rules)
     }
 
     /// These rules with anti-knight's: no two cells a knight's move apart
@@ -771,18 +778,20 @@ impl Rules {
         if !changed {
             return Ok(self);
         }
-        Rules::sharing(self.geometry.with_allowed(allowed)).digits_fit()
+        let rules = Rules::sharing(self.geometry.with_allowed(allowed));
+        rules.digits_fit()?;
+        Ok(rules)
     }
 
-    /// These rules, or [`RulesError::TooFewDigits`] when the digits they
-    /// allow leave cells that must differ (in a region, a group of distinct
+    /// [`RulesError::TooFewDigits`] when the digits these rules allow leave
+    /// cells that must differ (in a region, a group of distinct
     /// digits or a cage) fewer digits than cells: so that five even cells
     /// in a row of 9x9 are an error that names them, not a search that
     /// fails. Checked by every builder that can fail, whichever of the
     /// allowed digits and the regions came first.
-    fn digits_fit(self) -> Result<Rules, RulesError> {
+    fn digits_fit(&self) -> Result<(), RulesError> {
         if !self.has_allowed_digits() {
-            return Ok(self);
+            return Ok(());
         }
         let geometry = &self.geometry;
         let allowed: Vec<u32> = (0..geometry.cells).map(|cell| geometry.allowed_at(cell)).collect();
@@ -798,7 +807,7 @@ impl Rules {
                 return Err(RulesError::TooFewDigits { cells: crowded, digits: digits.iter().collect() });
             }
         }
-        Ok(self)
+        Ok(())
     }
 
     /// These rules with `cells` holding even digits only (the shaded

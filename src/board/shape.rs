@@ -760,9 +760,7 @@ impl Geometry {
             && self.kinds == classic.kinds
             && self.unit_cells == classic.unit_cells
     }
-}
 
-impl Geometry {
     /// The rows, columns and boxes of `shape`, and its diagonals if it has them.
     pub(crate) fn classic_units(shape: Shape) -> Vec<(Region, Vec<usize>)> {
         let side = shape.side();

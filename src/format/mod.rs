@@ -344,9 +344,7 @@ impl Rules {
             return Err(error(end.0, end.1, format!("the map has {count} marks; the board has {cells} cells")));
         }
         // Both kinds of marks at once: one copy of the rules, one check.
-        let full = (1u32 << self.shape().side()) - 1;
-        // Bit k stands for digit k + 1: the even digits are the odd bits.
-        let (even_digits, odd_digits) = (full & 0xAAAA_AAAA, full & 0x5555_5555);
+        let (even_digits, odd_digits, _) = parity_digits(self.shape().side());
         self.with_allowed_masks(
             even.into_iter().map(|cell| (cell, even_digits)).chain(odd.into_iter().map(|cell| (cell, odd_digits))),
         )
@@ -362,11 +360,7 @@ impl Rules {
         if !self.has_allowed_digits() {
             return None;
         }
-        let side = self.shape().side();
-        let all = (1u32 << side) - 1;
-        // Bit k stands for digit k + 1: the odd digits are the even bits.
-        let odd = all & 0x5555_5555;
-        let even = all & 0xAAAA_AAAA;
+        let (even, odd, all) = parity_digits(self.shape().side());
         (0..self.shape().cells())
             .map(|cell| match self.allowed_digits(cell).bits() {
                 bits if bits == all => Some('.'),
@@ -376,6 +370,14 @@ impl Rules {
             })
             .collect()
     }
+}
+
+/// The even digits, the odd digits and all digits of a board of `side`,
+/// as digit bits (bit `k` for digit `k + 1`, so the even digits are the
+/// odd bits).
+fn parity_digits(side: usize) -> (u32, u32, u32) {
+    let all = (1u32 << side) - 1;
+    (all & 0xAAAA_AAAA, all & 0x5555_5555, all)
 }
 
 /// `{}` prints the one-line text; `{:#}` prints the grid with `|` between

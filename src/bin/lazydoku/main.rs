@@ -325,18 +325,14 @@ impl PuzzleArgs {
             None => None,
         };
         let parity = match &self.parity {
-            Some(map) if Path::new(map).is_file() => {
-                Some((format!("--parity {map}"), std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?))
+            Some(map) => {
+                let name = if Path::new(map).is_file() { format!("--parity {map}") } else { "--parity".to_owned() };
+                Some((name, map_text(map)?))
             }
-            Some(map) => Some(("--parity".to_owned(), map.clone())),
             None => None,
         };
         let mut rules = if let Some(map) = &self.regions {
-            let text = if Path::new(map).is_file() {
-                std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))?
-            } else {
-                map.clone()
-            };
+            let text = map_text(map)?;
             // With --shape the map must fit it; without, its size gives the shape.
             let rules = match self.shape {
                 Some(shape) => Rules::new(shape).with_regions(&text),
@@ -421,8 +417,7 @@ fn cage_map_shape(text: &str) -> Option<Shape> {
         .filter(|token| !token.contains('='))
         .map(|token| token.chars().count())
         .sum();
-    let side = cells.isqrt();
-    if side * side == cells { Shape::from_side(side) } else { None }
+    shape_of_cells(cells)
 }
 
 /// The shape whose cell count a parity map has, counted as
@@ -435,8 +430,22 @@ fn parity_map_shape(text: &str) -> Option<Shape> {
         .filter(|line| !line.trim_start().starts_with('#'))
         .map(|line| line.chars().filter(|c| !c.is_whitespace()).count())
         .sum();
+    shape_of_cells(cells)
+}
+
+/// The board shape with `cells` cells, if there is one.
+fn shape_of_cells(cells: usize) -> Option<Shape> {
     let side = cells.isqrt();
     if side * side == cells { Shape::from_side(side) } else { None }
+}
+
+/// A map given to a flag: the file it names, or the text itself.
+fn map_text(map: &str) -> Result<String, String> {
+    if Path::new(map).is_file() {
+        std::fs::read_to_string(map).map_err(|e| format!("{map}: {e}"))
+    } else {
+        Ok(map.to_owned())
+    }
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
