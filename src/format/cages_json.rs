@@ -2,6 +2,12 @@
 
 use crate::board::{Relation, Rules, RulesError};
 
+/// The four hexadecimal digits of a `\u` escape.
+fn hex_unit(chars: &mut impl Iterator<Item = (usize, char)>) -> Option<u16> {
+    let hex: String = chars.take(4).map(|(_, c)| c).collect();
+    u16::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4)
+}
+
 /// A cage as read, with where it starts for errors.
 struct JsonCage {
     at: (usize, usize),
@@ -10,35 +16,40 @@ struct JsonCage {
 }
 
 /// A cursor over JSON text that knows each byte's line and column.
-struct Reader<'a> {
-    text: &'a str,
-    pos: usize,
+pub(super) struct Reader<'a> {
+    pub(super) text: &'a str,
+    pub(super) pos: usize,
 }
 
 /// How deep arrays and objects may nest in a value that is skipped: far
 /// more than any cage file needs, and a bound on the recursion.
 const MAX_DEPTH: usize = 64;
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader at the start of `text`.
+    pub(super) fn new(text: &'a str) -> Reader<'a> {
+        Reader { text, pos: 0 }
+    }
+
     /// The line and column (from 1, in characters) of byte `at`.
-    fn place(&self, at: usize) -> (usize, usize) {
+    pub(super) fn place(&self, at: usize) -> (usize, usize) {
         let before = &self.text[..at];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
         (line, column)
     }
 
-    fn error(&self, at: usize, reason: impl Into<String>) -> RulesError {
+    pub(super) fn error(&self, at: usize, reason: impl Into<String>) -> RulesError {
         let (line, column) = self.place(at);
         RulesError::CageMap { line, column, reason: reason.into() }
     }
 
-    fn skip_space(&mut self) {
+    pub(super) fn skip_space(&mut self) {
         let rest = &self.text[self.pos..];
         self.pos += rest.len() - rest.trim_start().len();
     }
 
-    fn peek(&mut self) -> Option<char> {
+    pub(super) fn peek(&mut self) -> Option<char> {
         self.skip_space();
         self.text[self.pos..].chars().next()
     }
@@ -54,8 +65,8 @@ impl Reader<'_> {
         }
     }
 
-    /// A string without escapes beyond `\"` and `\\` (keys are plain words).
-    fn string(&mut self) -> Result<String, RulesError> {
+    /// A string, its escapes decoded.
+    pub(super) fn string(&mut self) -> Result<String, RulesError> {
         self.expect('"', "a string")?;
         let mut out = String::new();
         let mut chars = self.text[self.pos..].char_indices();
@@ -65,10 +76,40 @@ impl Reader<'_> {
                     self.pos += i + 1;
                     return Ok(out);
                 }
-                '\\' => match chars.next() {
-                    Some((_, e @ ('"' | '\\' | '/'))) => out.push(e),
-                    _ => return Err(self.error(self.pos + i, "only \\\" \\\\ and \\/ escapes are read")),
-                },
+                '\\' => {
+                    let escaped = match chars.next() {
+                        Some((_, e @ ('"' | '\\' | '/'))) => Some(e),
+                        Some((_, 'b')) => Some('\u{8}'),
+                        Some((_, 'f')) => Some('\u{c}'),
+                        Some((_, 'n')) => Some('\n'),
+                        Some((_, 'r')) => Some('\r'),
+                        Some((_, 't')) => Some('\t'),
+                        Some((_, 'u')) => match hex_unit(&mut chars) {
+                            // A pair of surrogates is one character; a lone
+                            // one reads as the replacement character, as keys
+                            // and names are only compared.
+                            Some(high @ 0xD800..=0xDBFF) => {
+                                let escape = chars.next().map(|(_, c)| c) == Some('\\')
+                                    && chars.next().map(|(_, c)| c) == Some('u');
+                                let low = if escape { hex_unit(&mut chars) } else { None };
+                                low.map(|low| {
+                                    char::decode_utf16([high, low])
+                                        .next()
+                                        .map_or('\u{FFFD}', |c| c.unwrap_or('\u{FFFD}'))
+                                })
+                            }
+                            Some(single) => Some(char::from_u32(u32::from(single)).unwrap_or('\u{FFFD}')),
+                            None => None,
+                        },
+                        _ => None,
+                    };
+                    match escaped {
+                        Some(c) => out.push(c),
+                        None => {
+                            return Err(self.error(self.pos + i, "a string holds an escape that JSON does not have"));
+                        }
+                    }
+                }
                 c => out.push(c),
             }
         }
@@ -76,7 +117,7 @@ impl Reader<'_> {
     }
 
     /// A whole number, at most `usize::MAX`.
-    fn number(&mut self) -> Result<usize, RulesError> {
+    pub(super) fn number(&mut self) -> Result<usize, RulesError> {
         self.skip_space();
         let start = self.pos;
         let digits = self.text[start..].bytes().take_while(u8::is_ascii_digit).count();
@@ -94,7 +135,10 @@ impl Reader<'_> {
     }
 
     /// The items of an array, each read by `item`.
-    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Result<(), RulesError>) -> Result<(), RulesError> {
+    pub(super) fn array(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<(), RulesError>,
+    ) -> Result<(), RulesError> {
         self.expect('[', "'['")?;
         if self.peek() == Some(']') {
             self.pos += 1;
@@ -111,7 +155,7 @@ impl Reader<'_> {
 
     /// The members of an object, each value read by `member` given its key
     /// and where the key starts.
-    fn object(
+    pub(super) fn object(
         &mut self,
         mut member: impl FnMut(&mut Self, &str, usize) -> Result<(), RulesError>,
     ) -> Result<(), RulesError> {
@@ -135,7 +179,7 @@ impl Reader<'_> {
 
     /// Any value, read and dropped: members a cage file may carry for
     /// other programs.
-    fn skip_value(&mut self, depth: usize) -> Result<(), RulesError> {
+    pub(super) fn skip_value(&mut self, depth: usize) -> Result<(), RulesError> {
         if depth > MAX_DEPTH {
             return Err(self.error(self.pos, format!("values nest more than {MAX_DEPTH} deep")));
         }

@@ -24,6 +24,7 @@
 
 mod cages_json;
 mod error;
+mod f_puzzles;
 mod layout;
 mod parse;
 

@@ -5,6 +5,7 @@ use std::ops::Range;
 use itertools::Itertools;
 
 use super::cages_json::PuzzleObject;
+use super::f_puzzles;
 use super::layout::OwnRules;
 use super::{Layout, LayoutKind, ParseError};
 use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
@@ -249,6 +250,9 @@ impl Parser {
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
     pub fn parse(&self, text: &str) -> Result<(Board, Layout), ParseError> {
+        if let Some(read) = self.parse_link(text, None) {
+            return read;
+        }
         if is_object(text) {
             return self.parse_object(text, None);
         }
@@ -298,6 +302,45 @@ impl Parser {
         Ok((board, layout))
     }
 
+    /// Reads an f-puzzles link ([`f_puzzles::link_payload`]): its JSON,
+    /// decompressed, as an f-puzzles object. `None` when `text` is no such
+    /// link. Errors are placed at the link, as its JSON has no lines of
+    /// the input's.
+    fn parse_link(self, text: &str, given: Option<&Rules>) -> Option<Result<(Board, Layout), ParseError>> {
+        let payload = f_puzzles::link_payload(text)?;
+        let (line, column) = start_of(text);
+        let at_link = |reason: String| ParseError::LineRules { line, column, reason };
+        let read = f_puzzles::decompress(&payload)
+            .map_err(|reason| at_link(format!("the f-puzzles link cannot be read: {reason}")))
+            .and_then(|json| {
+                if !f_puzzles::is_object(&json) {
+                    return Err(at_link("the f-puzzles link holds no puzzle (no \"grid\")".to_owned()));
+                }
+                f_puzzles::translate(&json).map_err(|(l, c, reason)| {
+                    at_link(format!("the f-puzzles link's puzzle, line {l}, column {c} of its JSON: {reason}"))
+                })
+            })
+            .and_then(|(translated, side)| {
+                self.for_f_puzzles(side)
+                    .parse_object(&translated, given)
+                    .map_err(|e| within_f_puzzles(&e, line, column))
+            });
+        Some(read)
+    }
+
+    /// This parser for an object translated from f-puzzles, on the shape
+    /// f-puzzles draws for `side`: boxes wider than tall (6 is 2x3), or,
+    /// for a side with no box shape (5, 7, 11, ...), a Latin square with
+    /// the regions the object brings, which the object alone cannot say.
+    /// A shape the parser was given does not apply: the puzzle's regions
+    /// are its own.
+    fn for_f_puzzles(self, side: usize) -> Parser {
+        match Shape::from_side(side).or(Shape::try_latin(side)) {
+            Some(shape) => self.shape(shape),
+            None => self,
+        }
+    }
+
     /// This parser with the rules that `names` names switched on (names
     /// apart by commas or white space), and the names, apart by commas.
     fn with_rules_named(self, names: RulesPart<'_>) -> Result<(Parser, String), ParseError> {
@@ -344,6 +387,15 @@ impl Parser {
     /// Reads a puzzle written as a JSON object ([`PuzzleObject`]), played by
     /// `given` when rules are given apart, else by the rules it brings.
     fn parse_object(self, text: &str, given: Option<&Rules>) -> Result<(Board, Layout), ParseError> {
+        if f_puzzles::is_object(text) {
+            let (line, column) = start_of(text);
+            let (translated, side) = f_puzzles::translate(text)
+                .map_err(|(line, column, reason)| ParseError::LineRules { line, column, reason })?;
+            return self
+                .for_f_puzzles(side)
+                .parse_object(&translated, given)
+                .map_err(|e| within_f_puzzles(&e, line, column));
+        }
         let object = PuzzleObject::read(text).map_err(|(line, column, reason)| ParseError::LineRules {
             line,
             column,
@@ -551,6 +603,9 @@ impl Parser {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn parse_with_rules(&self, text: &str, rules: &Rules) -> Result<(Board, Layout), ParseError> {
+        if let Some(read) = self.parse_link(text, Some(rules)) {
+            return read;
+        }
         if is_object(text) {
             return self.parse_object(text, Some(rules));
         }
@@ -588,6 +643,9 @@ impl Parser {
     pub fn parse_board(&self, text: &str) -> Result<Board, ParseError> {
         if let Some(board) = self.bare_nine(text) {
             return Ok(board);
+        }
+        if let Some(read) = self.parse_link(text, None) {
+            return read.map(|(board, _)| board);
         }
         if is_object(text) {
             return self.parse_object(text, None).map(|(board, _)| board);
@@ -826,6 +884,20 @@ impl std::str::FromStr for crate::Board {
 /// # Ok::<(), lazydoku::ParseError>(())
 /// ```
 pub const RULE_NAMES: [&str; 5] = ["diagonals", "windoku", "anti-knight", "anti-king", "non-consecutive"];
+
+/// The line and column where `text`'s first non-blank character stands.
+fn start_of(text: &str) -> (usize, usize) {
+    let at = text.len() - text.trim_start().len();
+    let before = &text[..at];
+    (before.matches('\n').count() + 1, before.rsplit('\n').next().unwrap_or_default().chars().count() + 1)
+}
+
+/// An error in the object translated from an f-puzzles puzzle, placed at
+/// the puzzle's start (`line`, `column`), since the translation's lines
+/// are not the input's.
+fn within_f_puzzles(e: &ParseError, line: usize, column: usize) -> ParseError {
+    ParseError::LineRules { line, column, reason: format!("in the f-puzzles puzzle: {e}") }
+}
 
 /// Whether `text` is a puzzle written as a JSON object.
 fn is_object(text: &str) -> bool {

@@ -24,7 +24,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use lazydoku::format::Parser;
 use lazydoku::search::Budget;
-use lazydoku::{Board, Shape};
+use lazydoku::{Board, Region, Shape};
 
 /// A small, fast, seedable generator (splitmix64).
 struct Random(u64);
@@ -67,8 +67,9 @@ fn generated(random: &mut Random) -> String {
         grid.chars().map(|c| if random.below(100) < keep { c } else { *random.pick(&['.', '0', '_']) }).collect();
     // Rules named after a line, or in a JSON object, now and then.
     let names: Vec<&str> = lazydoku::format::RULE_NAMES.iter().copied().filter(|_| random.below(4) == 0).collect();
-    match random.below(8) {
+    match random.below(9) {
         0 => cells.iter().collect(),
+        8 => f_puzzles_object(random, &grid, &cells, br, bc),
         5 => format!("{} rules:{}", cells.iter().collect::<String>(), names.join(",")),
         // A parity map after the line, or under the grid.
         7 => with_parity_map(random, &grid, &cells, br, bc),
@@ -146,6 +147,99 @@ fn generated(random: &mut Random) -> String {
                 .join(",\n")
         ),
     }
+}
+
+/// The puzzle `cells` as an f-puzzles object: its givens in the grid
+/// (with a solver's entries, which are not givens, now and then), and
+/// constraints read off `grid` (which keeps them) or drawn at random,
+/// some naming cells off the board, some of kinds not read here.
+fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, bc: usize) -> String {
+    let side = br * bc;
+    let digit = |cell: usize| grid.as_bytes()[cell % grid.len()] as char;
+    let value = |c: char| c.to_digit(36).filter(|&d| d > 0 && c != '0');
+    let name = |cell: usize| format!("\"R{}C{}\"", cell / side + 1, cell % side + 1);
+    // Every cell's region given as its box's now and then, or one cell's
+    // given at random (which most often breaks the regions' sizes).
+    let (boxes, stray) =
+        (random.below(6) == 0, if random.below(6) == 0 { random.below(side * side) } else { usize::MAX });
+    let rows: Vec<String> = cells
+        .chunks(side)
+        .enumerate()
+        .map(|(r, row)| {
+            let row: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(c, &mark)| {
+                    let cell = r * side + c;
+                    let region = if cell == stray {
+                        format!(r#","region":{}"#, random.below(side + 1))
+                    } else if boxes {
+                        format!(r#","region":{}"#, r / br * (side / bc) + c / bc)
+                    } else {
+                        String::new()
+                    };
+                    match value(mark) {
+                        Some(d) => format!(r#"{{"value":{d},"given":true{region}}}"#),
+                        None if random.below(10) == 0 => {
+                            format!(r#"{{"value":{}{region}}}"#, digit(cell).to_digit(36).unwrap_or(1))
+                        }
+                        None => format!("{{{}}}", region.trim_start_matches(',')),
+                    }
+                })
+                .collect();
+            format!("[{}]", row.join(","))
+        })
+        .collect();
+    let mut members = vec![format!(r#""size":{side}"#), format!(r#""grid":[{}]"#, rows.join(","))];
+    let random_cell = |random: &mut Random| {
+        if random.below(30) == 0 { side * side + random.below(3) } else { random.below(side * side) }
+    };
+    // Each kind's items, gathered into one array per member.
+    let mut kinds: std::collections::BTreeMap<&str, Vec<String>> = std::collections::BTreeMap::new();
+    for _ in 0..random.below(4) {
+        let a = random_cell(random);
+        let b = if random.below(2) == 0 { a + 1 } else { a + side };
+        let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
+        let (kind, item) = match random.below(9) {
+            0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
+            1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
+            2 => {
+                let (low, high) = if x < y { (a, b) } else { (b, a) };
+                ("thermometer", format!(r#"{{"lines":[[{},{}]]}}"#, name(low), name(high)))
+            }
+            3 => ("difference", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x.abs_diff(y))),
+            4 => (
+                "xv",
+                format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.pick(&["X", "V", "x", "W"])),
+            ),
+            5 => (if x % 2 == 0 { "even" } else { "odd" }, format!(r#"{{"cell":{}}}"#, name(a))),
+            6 => {
+                let flag = *random.pick(&[
+                    "diagonal+",
+                    "diagonal-",
+                    "antiknight",
+                    "antiking",
+                    "nonconsecutive",
+                    "disjointgroups",
+                ]);
+                members.push(format!(r#""{flag}":true"#));
+                continue;
+            }
+            7 => (
+                "extraregion",
+                format!(r#"{{"cells":[{}]}}"#, (0..side).map(|i| name(i * side + i)).collect::<Vec<_>>().join(",")),
+            ),
+            _ => (
+                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple"]),
+                format!(r#"{{"cells":[{}]}}"#, name(a)),
+            ),
+        };
+        kinds.entry(kind).or_default().push(item);
+    }
+    members.extend(kinds.into_iter().map(|(kind, items)| format!(r#""{kind}":[{}]"#, items.join(","))));
+    members.dedup();
+    let object = format!("{{{}}}", members.join(","));
+    if random.below(3) == 0 { object.replace(",\"", ",\n\"") } else { object }
 }
 
 /// The puzzle `cells` with a parity map after the line, or under the
@@ -255,14 +349,21 @@ fn check(text: &str, parser: Parser) {
         let mut solutions = board.solutions().within(budget);
         for solution in solutions.by_ref().take(3) {
             assert!(solution.is_complete());
+            // Every unit of the rules (jigsaw regions, extra regions, cages)
+            // holds distinct digits; boxes and diagonals are checked apart
+            // from the rules too, where they are the regions.
+            let units: Vec<Vec<usize>> = board.rules().regions().map(|(_, cells)| cells).collect();
+            assert!(common::solves_units(board.as_str(), solution.as_str(), &units), "{text:?} gave {solution}");
+            let jigsaw = board.rules().regions().any(|(kind, _)| kind == Region::Jigsaw);
             assert!(
-                common::is_solution_of(
-                    board.as_str(),
-                    solution.as_str(),
-                    shape.box_rows(),
-                    shape.box_cols(),
-                    shape.has_diagonals()
-                ),
+                jigsaw
+                    || common::is_solution_of(
+                        board.as_str(),
+                        solution.as_str(),
+                        shape.box_rows(),
+                        shape.box_cols(),
+                        shape.has_diagonals()
+                    ),
                 "{text:?} gave {solution}"
             );
             let digit = |cell: usize| usize::from(solution.get(cell).unwrap_or(0));
@@ -325,6 +426,11 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     };
     let as_rows: Vec<String> = seeds.iter().step_by(10).map(rows).collect();
     seeds.extend(as_rows);
+    // f-puzzles links, whose compressed text the mutations break.
+    for _ in 0..20 {
+        seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
+        seeds.push(crate::f_puzzles::ARROW_LINK.to_owned());
+    }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));

@@ -14,6 +14,7 @@ mod contract;
 mod cover;
 mod datasets;
 mod explain;
+mod f_puzzles;
 mod filter;
 mod formats;
 mod fuzz;

@@ -166,7 +166,10 @@ impl Source {
         match std::fs::metadata(arg) {
             Ok(meta) if meta.is_dir() => Err(format!("{arg}: is a directory; give the files in it")),
             Ok(_) => Ok(Source::File(arg.to_owned())),
-            Err(_) if looks_like_path(arg) && parser.parse_board(arg).is_err() => Err(format!("{arg}: no such file")),
+            // An f-puzzles link is a puzzle, whose error is its own.
+            Err(_) if looks_like_path(arg) && !arg.contains("f-puzzles.com/") && parser.parse_board(arg).is_err() => {
+                Err(format!("{arg}: no such file"))
+            }
             Err(_) => Ok(Source::Argument(arg.to_owned())),
         }
     }

@@ -1,0 +1,824 @@
+//! Puzzles from f-puzzles, the editor most setters of variant puzzles
+//! share their work in: its JSON, and its links, which carry that JSON
+//! compressed (`https://f-puzzles.com/?load=...`).
+//!
+//! A puzzle is translated into this crate's own JSON object (a `puzzle`
+//! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
+//! `thermometers`, `relations`, `even` and `odd`), which the parser then
+//! reads as it reads any object. A constraint that these rules cannot
+//! express is an error that names it: a puzzle solved without one of its
+//! rules would have the wrong solutions.
+
+use std::fmt::Write as _;
+
+use super::cages_json::Reader;
+use crate::board::{RulesError, SYMBOLS, Shape};
+
+/// Members of an f-puzzles object that change nothing a solver must keep:
+/// names, notes, the author's solution and drawings.
+/// The editor's own settings (`activeConstraints` lists the kinds of
+/// constraint drawn, all of them read from their own members).
+const COSMETIC: [&str; 13] = [
+    "title",
+    "author",
+    "ruleset",
+    "solution",
+    "text",
+    "line",
+    "rectangle",
+    "circle",
+    "cage",
+    "activeConstraints",
+    "highlightConflicts",
+    "disabledLogic",
+    "truecandidatesoptions",
+];
+
+/// How large a link's JSON may grow while it is decompressed: far more
+/// than any puzzle of 25x25 with every constraint, and a bound on what a
+/// few bytes of input can make (each code can double the longest entry).
+const MAX_DECOMPRESSED: usize = 1 << 22;
+
+/// The compressed text of an f-puzzles link, if `text` (trimmed) is one:
+/// what follows `load=`, with its percent escapes of `+`, `/` and `=`
+/// decoded.
+pub(super) fn link_payload(text: &str) -> Option<String> {
+    let text = text.trim();
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://")).unwrap_or(text);
+    let rest = rest.strip_prefix("www.").unwrap_or(rest);
+    let query = rest.strip_prefix("f-puzzles.com/")?;
+    let start = query.find("load=")? + "load=".len();
+    let payload = &query[start..];
+    let payload = &payload[..payload.find('&').unwrap_or(payload.len())];
+    Some(
+        payload
+            .replace("%2B", "+")
+            .replace("%2b", "+")
+            .replace("%2F", "/")
+            .replace("%2f", "/")
+            .replace("%3D", "=")
+            .replace("%3d", "="),
+    )
+}
+
+/// The value of a character of the Base64 alphabet.
+fn base64_value(c: u8) -> Option<u32> {
+    match c {
+        b'A'..=b'Z' => Some(u32::from(c - b'A')),
+        b'a'..=b'z' => Some(u32::from(c - b'a') + 26),
+        b'0'..=b'9' => Some(u32::from(c - b'0') + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
+/// Reads the bits of a Base64 text, six to a character, each character's
+/// from its highest bit down; numbers are put together lowest bit first.
+struct Bits<'a> {
+    text: &'a [u8],
+    at: usize,
+    value: u32,
+    mask: u32,
+}
+
+impl Bits<'_> {
+    /// The next `count` bits as a number; past the end the bits are 0, as
+    /// the compressor pads its last character with them.
+    fn read(&mut self, count: u32) -> Result<u32, String> {
+        let mut number = 0;
+        for bit in 0..count {
+            if self.mask == 0 {
+                let Some(&c) = self.text.get(self.at) else {
+                    return Err("the link's data ends before its end mark".to_owned());
+                };
+                self.value = base64_value(c)
+                    .ok_or_else(|| format!("'{}' at character {} is not Base64", char::from(c), self.at + 1))?;
+                self.at += 1;
+                self.mask = 32;
+            }
+            if self.value & self.mask != 0 {
+                number |= 1 << bit;
+            }
+            self.mask >>= 1;
+        }
+        Ok(number)
+    }
+}
+
+/// Decompresses the text of an f-puzzles link: LZ-String's dictionary
+/// coding over Base64. Codes 0 and 1 bring a new character of 8 or 16
+/// bits, 2 ends the text, and the others name a dictionary entry; each
+/// entry after the first adds the previous one and the first character of
+/// the next, and the codes widen by a bit each time the dictionary fills
+/// the current width.
+pub(super) fn decompress(payload: &str) -> Result<String, String> {
+    let text = payload.trim_end_matches('=').as_bytes();
+    let mut bits = Bits { text, at: 0, value: 0, mask: 0 };
+    let mut dictionary: Vec<Vec<u16>> = vec![Vec::new(); 3];
+    let mut out: Vec<u16> = Vec::new();
+    let literal = |bits: &mut Bits<'_>, code: u32| -> Result<Option<u16>, String> {
+        match code {
+            #[expect(clippy::cast_possible_truncation, reason = "8 or 16 bits read")]
+            0 | 1 => Ok(Some(bits.read(if code == 0 { 8 } else { 16 })? as u16)),
+            _ => Ok(None),
+        }
+    };
+    // The first code has two bits; the next ones three, widening by one
+    // each time `room` more entries have been added.
+    let first = bits.read(2)?;
+    let (mut width, mut room) = (3, 4u32);
+    let Some(c) = literal(&mut bits, first)? else {
+        return if first == 2 { Ok(String::new()) } else { Err(format!("the link's data starts with code {first}")) };
+    };
+    dictionary.push(vec![c]);
+    let mut previous = vec![c];
+    out.push(c);
+    loop {
+        if out.len() > MAX_DECOMPRESSED {
+            return Err(format!("the link's data grows past {MAX_DECOMPRESSED} characters"));
+        }
+        let mut code = bits.read(width)?;
+        if code == 2 {
+            return String::from_utf16(&out).map_err(|_| "the link's data is not valid text".to_owned());
+        }
+        if let Some(c) = literal(&mut bits, code)? {
+            dictionary.push(vec![c]);
+            code = u32::try_from(dictionary.len() - 1).map_err(|_| "the link's dictionary is too large")?;
+            room -= 1;
+            widen(&mut width, &mut room)?;
+        }
+        let code = code as usize;
+        let entry = if let Some(entry) = dictionary.get(code) {
+            entry.clone()
+        } else if code == dictionary.len() {
+            let mut entry = previous.clone();
+            entry.push(previous[0]);
+            entry
+        } else {
+            return Err(format!("the link's data names entry {code} of {}", dictionary.len()));
+        };
+        out.extend_from_slice(&entry);
+        let mut added = previous;
+        added.push(entry[0]);
+        dictionary.push(added);
+        previous = entry;
+        room -= 1;
+        widen(&mut width, &mut room)?;
+    }
+}
+
+/// Widens the codes by a bit once the dictionary has filled their width.
+fn widen(width: &mut u32, room: &mut u32) -> Result<(), String> {
+    if *room == 0 {
+        // The output's bound stops the dictionary long before.
+        if *width >= 30 {
+            return Err("the link's codes grow too wide".to_owned());
+        }
+        *room = 1 << *width;
+        *width += 1;
+    }
+    Ok(())
+}
+
+/// Whether `text`, a JSON object, is an f-puzzles puzzle: it has a `grid`
+/// member and no `puzzle` member of this crate's own objects.
+pub(super) fn is_object(text: &str) -> bool {
+    if !text.contains("\"grid\"") {
+        return false;
+    }
+    let mut reader = Reader::new(text);
+    let (mut grid, mut puzzle) = (false, false);
+    let read = reader.object(|r, key, _| {
+        grid |= key == "grid";
+        puzzle |= key == "puzzle";
+        r.skip_value(0)
+    });
+    read.is_ok() && grid && !puzzle
+}
+
+/// An error at byte `at` of the f-puzzles text.
+fn error(reader: &Reader<'_>, at: usize, reason: impl Into<String>) -> (usize, usize, String) {
+    let (line, column) = reader.place(at);
+    (line, column, reason.into())
+}
+
+/// Moves a reader's error to the triple the parser reports.
+fn placed(e: RulesError) -> (usize, usize, String) {
+    match e {
+        RulesError::CageMap { line, column, reason } => (line, column, reason),
+        other => (1, 1, other.to_string()),
+    }
+}
+
+/// What is read of the members of an f-puzzles object: each member's
+/// key, where its key starts and where its value starts.
+struct Members<'a> {
+    list: Vec<(String, usize, usize)>,
+    text: &'a str,
+}
+
+impl Members<'_> {
+    fn reader_at(&self, at: usize) -> Reader<'_> {
+        let mut reader = Reader::new(self.text);
+        reader.pos = at;
+        reader
+    }
+}
+
+/// The board an f-puzzles object is on: its side, and the cell a
+/// reference such as `R3C7` names.
+struct Grid {
+    side: usize,
+}
+
+impl Grid {
+    /// Reads a cell reference: `R`, the row from 1, `C`, the column from 1.
+    fn cell(&self, r: &mut Reader<'_>) -> Result<usize, (usize, usize, String)> {
+        r.skip_space();
+        let at = r.pos;
+        let name = r.string().map_err(placed)?;
+        let upper = name.to_ascii_uppercase();
+        let parsed = upper.strip_prefix('R').and_then(|rest| {
+            let (row, column) = rest.split_once('C')?;
+            Some((row.parse::<usize>().ok()?, column.parse::<usize>().ok()?))
+        });
+        match parsed {
+            Some((row, column)) if (1..=self.side).contains(&row) && (1..=self.side).contains(&column) => {
+                Ok((row - 1) * self.side + column - 1)
+            }
+            Some(_) => Err(error(r, at, format!("cell {name:?} is off the {0}x{0} board", self.side))),
+            None => Err(error(r, at, format!("expected a cell such as \"R1C1\", found {name:?}"))),
+        }
+    }
+
+    /// An array of cell references.
+    fn cells(&self, r: &mut Reader<'_>) -> Result<Vec<usize>, (usize, usize, String)> {
+        let mut cells = Vec::new();
+        let mut failed = None;
+        let read = r.array(|r| {
+            let cell = self.cell(r);
+            cells.push(kept(&mut failed, cell)?);
+            Ok(())
+        });
+        settled(read, failed)?;
+        Ok(cells)
+    }
+}
+
+/// An object of an f-puzzles constraint's array: the members that the
+/// constraints read, and where the object starts.
+#[derive(Default)]
+struct Item {
+    at: usize,
+    cells: Option<Vec<usize>>,
+    cell: Option<usize>,
+    lines: Vec<Vec<usize>>,
+    value: Option<String>,
+    value_at: usize,
+}
+
+/// A stand-in error that stops a reader's loop; the real one is kept
+/// beside it.
+fn stop() -> RulesError {
+    RulesError::CageMap { line: 0, column: 0, reason: String::new() }
+}
+
+/// Runs `f` in a reader's callback, keeping its error in `failed`.
+fn kept<T>(
+    failed: &mut Option<(usize, usize, String)>,
+    result: Result<T, (usize, usize, String)>,
+) -> Result<T, RulesError> {
+    result.map_err(|e| {
+        *failed = Some(e);
+        stop()
+    })
+}
+
+/// The error of a reader's loop: the one kept, or the reader's own.
+fn settled(read: Result<(), RulesError>, failed: Option<(usize, usize, String)>) -> Result<(), (usize, usize, String)> {
+    match (read, failed) {
+        (_, Some(e)) => Err(e),
+        (Err(e), None) => Err(placed(e)),
+        (Ok(()), None) => Ok(()),
+    }
+}
+
+/// The objects of a constraint's array.
+fn items(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<Item>, (usize, usize, String)> {
+    let mut items = Vec::new();
+    let mut failed = None;
+    let read = r.array(|r| {
+        r.skip_space();
+        let mut item = Item { at: r.pos, ..Item::default() };
+        r.object(|r, member, _| match member {
+            "cells" => {
+                let cells = grid.cells(r);
+                item.cells = Some(kept(&mut failed, cells)?);
+                Ok(())
+            }
+            "cell" => {
+                let cell = grid.cell(r);
+                item.cell = Some(kept(&mut failed, cell)?);
+                Ok(())
+            }
+            "lines" => r.array(|r| {
+                let line = grid.cells(r);
+                item.lines.push(kept(&mut failed, line)?);
+                Ok(())
+            }),
+            "value" => {
+                r.skip_space();
+                item.value_at = r.pos;
+                let value = number_or_string(r);
+                item.value = Some(kept(&mut failed, value)?);
+                Ok(())
+            }
+            _ => r.skip_value(0),
+        })?;
+        items.push(item);
+        Ok(())
+    });
+    settled(read, failed)?;
+    Ok(items)
+}
+
+/// The cells of a grid row's objects: a given's digit where `given` is
+/// true, and a region where there is one.
+fn grid_row(
+    r: &mut Reader<'_>,
+    side: usize,
+    row: usize,
+    givens: &mut [usize],
+    regions: &mut [Option<usize>],
+) -> Result<usize, (usize, usize, String)> {
+    let mut column = 0;
+    let mut failed = None;
+    let read = r.array(|r| {
+        r.skip_space();
+        let at = r.pos;
+        if column == side {
+            return kept(
+                &mut failed,
+                Err(error(r, at, format!("row {} of the grid has more than {side} cells", row + 1))),
+            );
+        }
+        let cell = row * side + column;
+        let (mut value, mut given) = (None, false);
+        r.object(|r, member, _| match member {
+            "value" => {
+                r.skip_space();
+                let value_at = r.pos;
+                let number = r.number();
+                value = Some((number?, value_at));
+                Ok(())
+            }
+            "given" => {
+                let flag = flag(r);
+                given = kept(&mut failed, flag)?;
+                Ok(())
+            }
+            "region" if r.text[r.pos..].trim_start().starts_with("null") => r.skip_value(0),
+            "region" => {
+                r.skip_space();
+                let region = r.number()?;
+                regions[cell] = Some(region);
+                Ok(())
+            }
+            _ => r.skip_value(0),
+        })?;
+        if let (Some((digit, value_at)), true) = (value, given) {
+            if !(1..=side).contains(&digit) {
+                return kept(
+                    &mut failed,
+                    Err(error(r, value_at, format!("a given of {digit} on a board of size {side}"))),
+                );
+            }
+            givens[cell] = digit;
+        }
+        column += 1;
+        Ok(())
+    });
+    settled(read, failed)?;
+    Ok(column)
+}
+
+/// A whole number written as a number or as a string, as f-puzzles writes
+/// a cage's sum and a dot's value.
+fn number_or_string(r: &mut Reader<'_>) -> Result<String, (usize, usize, String)> {
+    if r.peek() == Some('"') { r.string().map_err(placed) } else { r.number().map(|n| n.to_string()).map_err(placed) }
+}
+
+/// `true`, `false` or `null` (read as false).
+fn flag(r: &mut Reader<'_>) -> Result<bool, (usize, usize, String)> {
+    r.skip_space();
+    let at = r.pos;
+    for (word, value) in [("true", true), ("false", false), ("null", false)] {
+        if r.text[at..].starts_with(word) {
+            r.pos += word.len();
+            return Ok(value);
+        }
+    }
+    r.skip_value(0).map_err(placed)?;
+    Err(error(r, at, "expected true or false"))
+}
+
+/// Whether the value at the reader is empty or off: `false`, `null`,
+/// `[]`, `{}` or `""`. The reader is left past it.
+fn is_empty_value(r: &mut Reader<'_>) -> Result<bool, (usize, usize, String)> {
+    r.skip_space();
+    let start = r.pos;
+    r.skip_value(0).map_err(placed)?;
+    let value: String = r.text[start..r.pos].chars().filter(|c| !c.is_whitespace()).collect();
+    Ok(matches!(value.as_str(), "false" | "null" | "[]" | "{}" | "\"\""))
+}
+
+/// Translates an f-puzzles object into this crate's JSON puzzle object,
+/// with the board's side. An error gives its line and column in `text`.
+#[expect(clippy::too_many_lines, reason = "one arm per constraint, read in one place")]
+pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, String)> {
+    let mut reader = Reader::new(text);
+    let mut list = Vec::new();
+    reader
+        .object(|r, key, at| {
+            r.skip_space();
+            if list.iter().any(|(k, _, _)| k == key) {
+                return Err(r.error(at, format!("the object has two \"{key}\" members")));
+            }
+            list.push((key.to_owned(), at, r.pos));
+            r.skip_value(0)
+        })
+        .map_err(placed)?;
+    let members = Members { list, text };
+    let find = |key: &str| members.list.iter().find(|(k, _, _)| k == key).map(|&(_, at, value)| (at, value));
+    let Some((size_at, size_value)) = find("size") else {
+        return Err((1, 1, "the f-puzzles object has no \"size\"".to_owned()));
+    };
+    let side = {
+        let mut r = members.reader_at(size_value);
+        let side = r.number().map_err(placed)?;
+        if !(4..=25).contains(&side) {
+            return Err(error(&r, size_at, format!("a board of size {side}: sizes from 4 to 25 are read")));
+        }
+        side
+    };
+    let grid = Grid { side };
+    let cells = side * side;
+    let mut givens = vec![0usize; cells];
+    let mut regions: Vec<Option<usize>> = vec![None; cells];
+    let Some((_, grid_at)) = find("grid") else {
+        return Err((1, 1, "the f-puzzles object has no \"grid\"".to_owned()));
+    };
+    {
+        let mut r = members.reader_at(grid_at);
+        let mut row = 0;
+        let mut failed = None;
+        let read = r.array(|r| {
+            r.skip_space();
+            let row_at = r.pos;
+            if row == side {
+                return kept(&mut failed, Err(error(r, row_at, format!("the grid has more than {side} rows"))));
+            }
+            let columns = grid_row(r, side, row, &mut givens, &mut regions);
+            let columns = kept(&mut failed, columns)?;
+            if columns != side {
+                let reason = format!("row {} of the grid has {columns} cells, not {side}", row + 1);
+                return kept(&mut failed, Err(error(r, row_at, reason)));
+            }
+            row += 1;
+            Ok(())
+        });
+        settled(read, failed)?;
+        if row != side {
+            return Err(error(&r, grid_at, format!("the grid has {row} rows, not {side}")));
+        }
+    }
+
+    let mut out = String::from("{\"puzzle\": \"");
+    out.extend(givens.iter().map(|&d| char::from(SYMBOLS[d])));
+    out.push('"');
+    let shape = Shape::from_side(side);
+    // A cell without a region of its own keeps its box's.
+    if regions.iter().any(Option::is_some) || shape.is_none() {
+        let Some(labels) = regions
+            .iter()
+            .enumerate()
+            .map(|(cell, region)| region.or_else(|| shape.map(|s| box_of(s, cell))))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            let (at, _) = find("grid").unwrap_or((0, 0));
+            return Err(error(
+                &reader,
+                at,
+                format!("a board of size {side} has no boxes: every cell needs a \"region\""),
+            ));
+        };
+        out.push_str(", \"regions\": \"");
+        for label in labels {
+            let Some(&symbol) = REGION_LABELS.get(label) else {
+                let (at, _) = find("grid").unwrap_or((0, 0));
+                return Err(error(
+                    &reader,
+                    at,
+                    format!("region {label} is past the {} labels read", REGION_LABELS.len()),
+                ));
+            };
+            out.push(char::from(symbol));
+        }
+        out.push('"');
+    }
+    let jigsaw = regions.iter().any(Option::is_some);
+
+    let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut diagonals = (false, false);
+    for (key, key_at, value_at) in &members.list {
+        let mut r = members.reader_at(*value_at);
+        match key.as_str() {
+            "size" | "grid" => {}
+            k if COSMETIC.contains(&k) => {}
+            "diagonal+" => diagonals.0 = flag(&mut r)?,
+            "diagonal-" => diagonals.1 = flag(&mut r)?,
+            "antiknight" | "antiking" | "nonconsecutive" | "disjointgroups" => {
+                if flag(&mut r)? {
+                    match key.as_str() {
+                        "antiknight" => names.push("anti-knight"),
+                        "antiking" => names.push("anti-king"),
+                        "nonconsecutive" => names.push("non-consecutive"),
+                        _ if jigsaw || shape.is_none() => {
+                            return Err(error(&r, *key_at, "disjoint groups are read on boards of boxes only"));
+                        }
+                        _ => {
+                            let shape = shape.expect("checked above");
+                            for place in 0..side {
+                                groups
+                                    .push((0..cells).filter(|&c| place_in_box(shape, c) == place).collect::<Vec<_>>());
+                            }
+                        }
+                    }
+                }
+            }
+            "killercage" => {
+                for item in items(&mut r, &grid)? {
+                    let cells = item.cells.unwrap_or_default();
+                    match item.value.as_deref().map(str::trim) {
+                        None | Some("") => groups.push(cells),
+                        Some(value) => {
+                            let sum = value.parse::<usize>().map_err(|_| {
+                                error(&r, item.value_at, format!("a cage's sum {value:?} is not a whole number"))
+                            })?;
+                            cages.push((sum, cells));
+                        }
+                    }
+                }
+            }
+            "extraregion" => extra.extend(items(&mut r, &grid)?.into_iter().map(|item| item.cells.unwrap_or_default())),
+            "thermometer" => thermometers.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "odd" | "even" => {
+                let cells = items(&mut r, &grid)?.into_iter().filter_map(|item| item.cell);
+                if key == "odd" { odd.extend(cells) } else { even.extend(cells) }
+            }
+            "difference" | "ratio" | "xv" => {
+                for item in items(&mut r, &grid)? {
+                    let cells = item.cells.unwrap_or_default();
+                    let &[first, second] = cells.as_slice() else {
+                        let reason = format!("a {key} mark joins {} cells; it joins two", cells.len());
+                        return Err(error(&r, item.at, reason));
+                    };
+                    let (name, number) = match (key.as_str(), item.value.as_deref().map(str::trim)) {
+                        ("difference", None | Some("")) => ("difference", 1),
+                        (_, None | Some("")) => ("ratio", 2),
+                        ("xv", Some("X" | "x")) => ("sum", 10),
+                        ("xv", Some("V" | "v")) => ("sum", 5),
+                        ("xv", other) => {
+                            let reason = format!("an xv mark holds {other:?}; it holds \"X\" or \"V\"");
+                            return Err(error(&r, item.at, reason));
+                        }
+                        (_, Some(v)) => {
+                            let n = v.parse::<usize>().map_err(|_| {
+                                error(&r, item.value_at, format!("a {key} mark's value {v:?} is not a whole number"))
+                            })?;
+                            (key.as_str(), n)
+                        }
+                    };
+                    relations.push((first, name, number, second));
+                }
+            }
+            "negative" if !is_empty_value(&mut r)? => {
+                return Err(error(
+                    &r,
+                    *key_at,
+                    "\"negative\" constraints (every pair without a mark keeps none) are not read here",
+                ));
+            }
+            "negative" => {}
+            other => {
+                if !is_empty_value(&mut r)? {
+                    return Err(error(&r, *key_at, format!("the f-puzzles constraint \"{other}\" is not read here")));
+                }
+            }
+        }
+    }
+    match diagonals {
+        (true, true) => names.push("diagonals"),
+        (true, false) => extra.push((0..side).map(|i| (side - 1 - i) * side + i).collect()),
+        (false, true) => extra.push((0..side).map(|i| i * side + i).collect()),
+        (false, false) => {}
+    }
+    if !names.is_empty() {
+        out.push_str(", \"rules\": [");
+        out.push_str(&names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "));
+        out.push(']');
+    }
+    if !cages.is_empty() {
+        out.push_str(", \"cages\": [");
+        for (k, (sum, cells)) in cages.iter().enumerate() {
+            let sep = if k == 0 { "" } else { ", " };
+            let _ = write!(out, "{sep}{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells));
+        }
+        out.push(']');
+    }
+    for (name, lists) in [("extra_regions", &extra), ("distinct_groups", &groups), ("thermometers", &thermometers)] {
+        if !lists.is_empty() {
+            let _ = write!(
+                out,
+                ", \"{name}\": [{}]",
+                lists.iter().map(|cells| list_of(cells)).collect::<Vec<_>>().join(", ")
+            );
+        }
+    }
+    if !relations.is_empty() {
+        out.push_str(", \"relations\": [");
+        for (k, (first, name, value, second)) in relations.iter().enumerate() {
+            let sep = if k == 0 { "" } else { ", " };
+            let _ =
+                write!(out, "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"{name}\", \"value\": {value}}}");
+        }
+        out.push(']');
+    }
+    for (name, cells) in [("even", &even), ("odd", &odd)] {
+        if !cells.is_empty() {
+            let _ = write!(out, ", \"{name}\": {}", list_of(cells));
+        }
+    }
+    out.push('}');
+    Ok((out, side))
+}
+
+/// Labels for the regions of a map, one per region number.
+const REGION_LABELS: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// The box of `cell` on a board of `shape`, numbered row by row.
+fn box_of(shape: Shape, cell: usize) -> usize {
+    let side = shape.side();
+    let (row, column) = (cell / side, cell % side);
+    row / shape.box_rows() * (side / shape.box_cols()) + column / shape.box_cols()
+}
+
+/// The place of `cell` within its box, numbered row by row.
+fn place_in_box(shape: Shape, cell: usize) -> usize {
+    let side = shape.side();
+    let (row, column) = (cell / side, cell % side);
+    row % shape.box_rows() * shape.box_cols() + column % shape.box_cols()
+}
+
+/// A list of cells as a JSON array.
+fn list_of(cells: &[usize]) -> String {
+    format!("[{}]", cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    /// Six bits to a character, each number's lowest bit first: the
+    /// writing side of [`Bits`].
+    struct Writer {
+        out: String,
+        value: usize,
+        filled: usize,
+    }
+
+    impl Writer {
+        fn write(&mut self, number: usize, count: usize) {
+            for bit in 0..count {
+                self.value = self.value << 1 | (number >> bit) & 1;
+                self.filled += 1;
+                if self.filled == 6 {
+                    self.out.push(char::from(BASE64[self.value]));
+                    (self.value, self.filled) = (0, 0);
+                }
+            }
+        }
+    }
+
+    /// LZ-String's compression to Base64, written from its description, to
+    /// make links for the tests: the counterpart of [`decompress`].
+    pub(super) fn compress(text: &str) -> String {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut dictionary: std::collections::HashMap<Vec<u16>, usize> = std::collections::HashMap::new();
+        let mut fresh: std::collections::HashSet<Vec<u16>> = std::collections::HashSet::new();
+        let (mut size, mut width, mut room) = (3, 2, 2usize);
+        let mut w: Vec<u16> = Vec::new();
+        let mut out = Writer { out: String::new(), value: 0, filled: 0 };
+        let emit = |w: &Vec<u16>,
+                    out: &mut Writer,
+                    fresh: &mut std::collections::HashSet<Vec<u16>>,
+                    dictionary: &std::collections::HashMap<Vec<u16>, usize>,
+                    width: &mut usize,
+                    room: &mut usize| {
+            if fresh.remove(w) {
+                let unit = usize::from(w[0]);
+                if unit < 256 {
+                    out.write(0, *width);
+                    out.write(unit, 8);
+                } else {
+                    out.write(1, *width);
+                    out.write(unit, 16);
+                }
+                *room -= 1;
+                if *room == 0 {
+                    *room = 1 << *width;
+                    *width += 1;
+                }
+            } else {
+                out.write(dictionary[w], *width);
+            }
+            *room -= 1;
+            if *room == 0 {
+                *room = 1 << *width;
+                *width += 1;
+            }
+        };
+        for &unit in &units {
+            let c = vec![unit];
+            if !dictionary.contains_key(&c) {
+                dictionary.insert(c.clone(), size);
+                size += 1;
+                fresh.insert(c);
+            }
+            let mut wc = w.clone();
+            wc.push(unit);
+            if dictionary.contains_key(&wc) {
+                w = wc;
+            } else {
+                emit(&w, &mut out, &mut fresh, &dictionary, &mut width, &mut room);
+                dictionary.insert(wc, size);
+                size += 1;
+                w = vec![unit];
+            }
+        }
+        if !w.is_empty() {
+            emit(&w, &mut out, &mut fresh, &dictionary, &mut width, &mut room);
+        }
+        out.write(2, width);
+        while out.filled != 0 {
+            out.write(0, 1);
+        }
+        let mut text = out.out;
+        while text.len() % 4 != 0 {
+            text.push('=');
+        }
+        text
+    }
+
+    #[test]
+    fn decompression_undoes_compression() {
+        let texts = [
+            "",
+            "a",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "{\"size\":9,\"grid\":[[{},{}]]}",
+            "tobeornottobeortobeornot",
+            "é and ✓ and 𝄞, past one byte",
+        ];
+        for text in texts {
+            assert_eq!(decompress(&compress(text)).as_deref(), Ok(text), "{text:?}");
+        }
+        let long: String = (0..5000u16).map(|i| char::from(b'a' + u8::try_from(i * 7 % 13).unwrap())).collect();
+        assert_eq!(decompress(&compress(&long)), Ok(long));
+    }
+
+    #[test]
+    fn broken_data_is_an_error() {
+        let good = compress("{\"size\":4,\"grid\":[]}");
+        assert!(decompress(&good[..good.len() / 2]).is_err());
+        assert!(decompress("N4Ig!!").is_err());
+        assert!(decompress("////////").is_err());
+        assert_eq!(decompress(""), Err("the link's data ends before its end mark".to_owned()));
+    }
+
+    #[test]
+    fn links_give_their_payload() {
+        assert_eq!(link_payload("https://f-puzzles.com/?load=N4Ig%2Bab%3D").as_deref(), Some("N4Ig+ab="));
+        assert_eq!(link_payload("  http://www.f-puzzles.com/?id=3&load=abc&x=1 ").as_deref(), Some("abc"));
+        assert_eq!(link_payload("f-puzzles.com/?load=xyz").as_deref(), Some("xyz"));
+        assert_eq!(link_payload("https://example.com/?load=abc"), None);
+        assert_eq!(
+            link_payload("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."),
+            None
+        );
+    }
+}

@@ -1,0 +1,267 @@
+//! Puzzles from f-puzzles: its JSON and its links, read into rules built
+//! through the public API, and through the command line.
+
+use lazydoku::format::Parser;
+use lazydoku::{Board, ParseError, Relation, Rules, Shape};
+
+use crate::common;
+
+/// A link to the 4x4 puzzle of [`TWO_CAGES`], compressed as f-puzzles
+/// compresses its JSON (made by the unit tests' compressor, whose output
+/// the decompressor reads as it reads links made by f-puzzles itself).
+pub const TWO_CAGES_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCALhNAbO8QBUB3AewAIBjAQwHMYwRVqAnCAEwQG0PQA3SrAK64AjIwg8YAOwRomQgL7Jgi5UvkBdZNxU61m7WsPL9q0zvWaQAawhYcTKrU6hyMO/XgcQAJWEBhACYGH38AZhBLPkFcEABWEBUQV3dOH0Q/RGDvUIyI1CihBDiE9XkgA===";
+
+/// The JSON of [`TWO_CAGES_LINK`].
+const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C2","R1C3"],"value":"5"},{"cells":["R4C4","R3C4"],"value":"5"}]}"#;
+
+/// A link whose puzzle has an arrow, which these rules cannot express.
+pub const ARROW_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAQwwwD2Ad3ygANhAB2MMPjwgASgEYAwkpCplKgEwguqAMYwxY2fHlb1lItaA==";
+
+/// An f-puzzles grid of `line`'s givens, on a board of `side`, with a
+/// digit that is not a given (a solver's entry) in the first empty cell,
+/// which must not count.
+fn grid_of(line: &str, side: usize) -> String {
+    let mut entered = false;
+    let rows: Vec<String> = line
+        .as_bytes()
+        .chunks(side)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .iter()
+                .map(|&b| match char::from(b).to_digit(36) {
+                    Some(d) if b != b'0' => format!("{{\"value\":{d},\"given\":true,\"c\":false}}"),
+                    _ if !entered => {
+                        entered = true;
+                        "{\"value\":1,\"centerPencilMarks\":[1,2]}".to_owned()
+                    }
+                    _ => "{}".to_owned(),
+                })
+                .collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    format!("[{}]", rows.join(","))
+}
+
+#[test]
+fn a_classic_puzzle_reads_as_its_line() {
+    let line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+    let json = format!(r#"{{"size":9,"title":"Line \"one\"\n\u00e9","author":"x","grid":{}}}"#, grid_of(line, 9));
+    let board: Board = json.parse().expect("an f-puzzles object");
+    let classic: Board = line.parse().expect("a line");
+    assert_eq!(board, classic);
+    assert_eq!(board.solve(), classic.solve());
+    // Pretty-printed, as a file saved by hand.
+    let pretty = json.replace(",\"", ",\n  \"").replace("[[", "[\n[");
+    assert_eq!(pretty.parse::<Board>().expect("spread over lines"), classic);
+}
+
+#[test]
+fn every_constraint_read_is_the_rule_built_by_hand() -> Result<(), Box<dyn std::error::Error>> {
+    let json = r##"{
+        "size": 9,
+        "grid": [[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],
+                 [{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],
+                 [{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{}],[{},{},{},{},{},{},{},{},{"value":9,"given":true}]],
+        "diagonal-": true,
+        "antiking": true,
+        "killercage": [{"cells": ["R1C1", "R1C2"], "value": "3", "outlineC": "#000000"}, {"cells": ["R2C1", "R2C2", "R2C3"]}],
+        "extraregion": [{"cells": ["R4C4","R4C5","R4C6","R5C4","R5C5","R5C6","R6C4","R6C5","R6C6"]}],
+        "thermometer": [{"lines": [["R9C1", "R8C1", "R7C1"], ["R9C1", "R9C2"]], "baseC": "#CFCFCF"}],
+        "odd": [{"cell": "R3C3"}],
+        "even": [{"cell": "R3C4"}, {"cell": "r3c5"}],
+        "difference": [{"cells": ["R5C1", "R5C2"]}, {"cells": ["R6C1", "R6C2"], "value": "4"}],
+        "ratio": [{"cells": ["R7C8", "R7C9"]}],
+        "xv": [{"cells": ["R1C8", "R1C9"], "value": "X"}, {"cells": ["R2C8", "R2C9"], "value": "V"}],
+        "negative": [],
+        "arrow": [],
+        "text": [{"cells": ["R1C1"], "value": "hello"}],
+        "solution": []
+    }"##;
+    let (board, layout) = Parser::new().parse(json)?;
+    let main_diagonal: Vec<usize> = (0..9).map(|i| i * 10).collect();
+    let expected = Rules::new(Shape::NINE)
+        .with_anti_king()
+        .with_cage(3, &[0, 1])?
+        .with_region(&[30, 31, 32, 39, 40, 41, 48, 49, 50])?
+        .with_region(&main_diagonal)?
+        .with_distinct(&[9, 10, 11])?
+        .with_thermometer(&[72, 63, 54])?
+        .with_thermometer(&[72, 73])?
+        .with_relation(36, Relation::Difference(1), 37)?
+        .with_relation(45, Relation::Difference(4), 46)?
+        .with_relation(61, Relation::Ratio(2), 62)?
+        .with_relation(7, Relation::Sum(10), 8)?
+        .with_relation(16, Relation::Sum(5), 17)?
+        .with_even(&[21, 22])?
+        .with_odd(&[20])?;
+    assert_eq!(board.rules(), expected);
+    assert_eq!(board.get(80), Some(9));
+    assert_eq!(board.cells().flatten().count(), 1);
+    // The answer is this crate's own object, which keeps the rules.
+    let solution = board.solve().expect("a solution");
+    let answer = layout.render(&solution);
+    let again: Board = answer.parse()?;
+    assert_eq!(again.rules(), expected);
+    assert_eq!(again, solution);
+    Ok(())
+}
+
+#[test]
+fn both_diagonals_and_the_named_rules() -> Result<(), Box<dyn std::error::Error>> {
+    let empty = grid_of(&".".repeat(81), 9);
+    let json = format!(
+        r#"{{"size":9,"grid":{empty},"diagonal+":true,"diagonal-":true,"antiknight":true,"nonconsecutive":true,"disjointgroups":true}}"#
+    );
+    let board: Board = json.parse()?;
+    let groups = (0..9).map(|place| (0..81).filter(|&c| (c / 9 % 3) * 3 + c % 3 == place).collect::<Vec<usize>>());
+    let expected = Rules::new(Shape::NINE)
+        .with_diagonals()
+        .with_anti_knight()
+        .with_non_consecutive()
+        .with_distinct_groups(groups)?;
+    assert_eq!(board.rules(), expected);
+    // One diagonal alone, either way.
+    let rising = format!(r#"{{"size":9,"grid":{empty},"diagonal+":true,"diagonal-":false}}"#);
+    let cells: Vec<usize> = (0..9).map(|i| (8 - i) * 9 + i).collect();
+    assert_eq!(rising.parse::<Board>()?.rules(), Rules::new(Shape::NINE).with_region(&cells)?);
+    Ok(())
+}
+
+#[test]
+fn regions_of_cells_make_a_jigsaw_and_sizes_take_their_boxes() -> Result<(), Box<dyn std::error::Error>> {
+    // 6x6: boxes of two rows and three columns, as f-puzzles draws them.
+    let six: Board = format!(r#"{{"size":6,"grid":{}}}"#, grid_of(&".".repeat(36), 6)).parse()?;
+    assert_eq!(six.rules(), Rules::new(Shape::new(2, 3)));
+    // A jigsaw 4x4: regions by number, one cell left to its box's.
+    let map = "0001011122232333";
+    let rows: Vec<String> = map
+        .as_bytes()
+        .chunks(4)
+        .enumerate()
+        .map(|(r, row)| {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(c, &label)| {
+                    // Cell (0, 1) lies in box 0 and region 0: left without one.
+                    if (r, c) == (0, 1) { "{}".to_owned() } else { format!("{{\"region\":{}}}", label - b'0') }
+                })
+                .collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    let json = format!(r#"{{"size":4,"grid":[{}]}}"#, rows.join(","));
+    let board: Board = json.parse()?;
+    assert_eq!(board.rules(), Rules::new(Shape::new(2, 2)).with_regions(map)?);
+    // 7x7 has no boxes: its regions are the cells' own.
+    let map7: String = (0..49u8).map(|cell| char::from(b'0' + (cell / 7 * 3 + cell % 7) % 7)).collect();
+    let seven: Vec<String> = map7
+        .as_bytes()
+        .chunks(7)
+        .map(|row| {
+            format!("[{}]", row.iter().map(|l| format!("{{\"region\":{}}}", l - b'0')).collect::<Vec<_>>().join(","))
+        })
+        .collect();
+    let json7 = format!(r#"{{"size":7,"grid":[{}]}}"#, seven.join(","));
+    assert_eq!(json7.parse::<Board>()?.rules(), Rules::new(Shape::latin(7)).with_regions(&map7)?);
+    Ok(())
+}
+
+#[test]
+fn links_read_as_their_json() -> Result<(), Box<dyn std::error::Error>> {
+    let from_link: Board = TWO_CAGES_LINK.parse()?;
+    let from_json: Board = TWO_CAGES.parse()?;
+    assert_eq!(from_link, from_json);
+    let expected = Rules::new(Shape::new(2, 2)).with_cage(5, &[1, 2])?.with_cage(5, &[15, 11])?;
+    assert_eq!(from_link.rules(), expected);
+    assert_eq!(from_link.count_solutions(usize::MAX), expected.parse("1...............")?.count_solutions(usize::MAX));
+    // Escaped as a link may be in a page, and with other parameters.
+    let (site, payload) = TWO_CAGES_LINK.split_once("load=").expect("a link");
+    let escaped = format!("{site}load={}", payload.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D"));
+    assert!(escaped.contains("%2F") && escaped.contains("%3D"));
+    assert_eq!(escaped.parse::<Board>()?, from_link);
+    assert_eq!(TWO_CAGES_LINK.replace("?load=", "?x=1&load=").parse::<Board>()?, from_link);
+    Ok(())
+}
+
+/// The reason of an error, which must be placed at a line and column.
+fn reason(text: &str) -> String {
+    match text.parse::<Board>() {
+        Err(e @ ParseError::LineRules { .. }) => {
+            assert!(e.position().is_some(), "{e}");
+            e.to_string()
+        }
+        other => panic!("expected an error with its place for {text}, got {other:?}"),
+    }
+}
+
+#[test]
+fn what_cannot_be_read_says_what_and_where() {
+    let empty = grid_of(&".".repeat(16), 4);
+    assert!(reason(ARROW_LINK).contains("\"arrow\" is not read"), "{}", reason(ARROW_LINK));
+    let arrow = format!("{{\"size\":4,\n\"grid\":{empty},\n\"arrow\":[{{\"cells\":[\"R1C1\"]}}]}}");
+    assert_eq!(reason(&arrow), "line 3, column 1: the f-puzzles constraint \"arrow\" is not read here");
+    let negative = format!(r#"{{"size":4,"grid":{empty},"negative":["ratio"]}}"#);
+    assert!(reason(&negative).contains("\"negative\" constraints"));
+    let off = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"R5C1"}}]}}"#);
+    assert!(reason(&off).contains("cell \"R5C1\" is off the 4x4 board"), "{}", reason(&off));
+    let bad = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"B2"}}]}}"#);
+    assert!(reason(&bad).contains("expected a cell such as \"R1C1\""));
+    let sum = format!(r#"{{"size":4,"grid":{empty},"killercage":[{{"cells":["R1C1"],"value":"?"}}]}}"#);
+    assert!(reason(&sum).contains("a cage's sum \"?\" is not a whole number"));
+    let impossible = format!(r#"{{"size":4,"grid":{empty},"killercage":[{{"cells":["R1C1","R1C2"],"value":"11"}}]}}"#);
+    assert!(reason(&impossible).contains("in the f-puzzles puzzle"), "{}", reason(&impossible));
+    let xv = format!(r#"{{"size":4,"grid":{empty},"xv":[{{"cells":["R1C1","R1C2"],"value":"Y"}}]}}"#);
+    assert!(reason(&xv).contains("it holds \"X\" or \"V\""));
+    let three = format!(r#"{{"size":4,"grid":{empty},"difference":[{{"cells":["R1C1","R1C2","R1C3"]}}]}}"#);
+    assert!(reason(&three).contains("joins 3 cells"));
+    let given = r#"{"size":4,"grid":[[{"value":5,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+    assert!(reason(given).contains("a given of 5 on a board of size 4"));
+    let short = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+    assert!(reason(short).contains("the grid has 3 rows, not 4"));
+    let narrow = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+    assert!(reason(narrow).contains("row 2 of the grid has 3 cells, not 4"));
+    assert!(reason(r#"{"grid":[]}"#).contains("no \"size\""));
+    assert!(reason(r#"{"size":3,"grid":[]}"#).contains("sizes from 4 to 25"));
+    let prime = format!(r#"{{"size":5,"grid":{}}}"#, grid_of(&".".repeat(25), 5));
+    assert!(reason(&prime).contains("every cell needs a \"region\""));
+    let broken = format!("{}Q{}", &TWO_CAGES_LINK[..60], &TWO_CAGES_LINK[61..]);
+    let broken = broken.replace('Q', "!");
+    assert!(reason(&broken).contains("the f-puzzles link cannot be read"), "{}", reason(&broken));
+    let cut = &TWO_CAGES_LINK[..TWO_CAGES_LINK.len() - 30];
+    assert!(reason(cut).contains("f-puzzles link"), "{}", reason(cut));
+}
+
+#[test]
+fn the_command_line_reads_files_and_links() {
+    let dir = std::env::temp_dir().join(format!("lazydoku-fpuzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two-cages.json");
+    std::fs::write(&file, TWO_CAGES.replace(",\"killercage\"", ",\n\"killercage\"")).unwrap();
+    let path = file.to_str().unwrap();
+    let expected = TWO_CAGES.parse::<Board>().unwrap().solve().expect("a solution");
+    let out = common::run(&["solve", "-q", path], "");
+    let text = String::from_utf8(out.stdout).unwrap();
+    // The answer is the crate's own object, and the file's second line is
+    // kept blank, so that output line N belongs to input line N.
+    let (first, rest) = text.split_once('\n').unwrap();
+    assert!(first.starts_with(&format!("{{\"puzzle\": \"{}\"", expected.as_str())), "{text}");
+    assert!(first.contains("\"cages\": [{\"sum\": 5, \"cells\": [1, 2]}"), "{text}");
+    assert_eq!(rest, "\n");
+    // A link as an argument and on stdin: the solution as a line.
+    let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{ARROW_LINK}\n"));
+    let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!(
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"arrow\" is not read here\n"
+        )
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(common::run(&["solve", "-q", ARROW_LINK], "").stderr).unwrap();
+    assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
