@@ -9,11 +9,16 @@
 //! | digits and `_` separated by spaces, a row per line | `_ _ 3 _ 2 _ 6 _ _` | `.` `0` `_` |
 //! | nested matrix (JSON, Python or Ruby arrays) | `[[3, null, 6, ...], ...]` | `null` `nil` `0` |
 //! | JSON object with the puzzle as one line, and its rules | `{"puzzle": "..3.2.6..", "rules": ["windoku"]}` | `.` `0` `_` |
+//! | an f-puzzles puzzle: its JSON, or its link | `{"size": 9, "grid": [[{"value": 3, "given": true}, {}, ...]]}`, `https://f-puzzles.com/?load=...` | `{}` |
 //!
 //! A JSON object may span lines, and may end with a comma, as an element of
 //! an array written with an element to a line or more; the layout keeps
 //! both. (The command line cuts arrays into their objects itself, and hands
 //! each over without the comma.)
+//!
+//! An f-puzzles puzzle is translated into this crate's JSON object, rules
+//! and all; a constraint these rules cannot express is an error that names
+//! it (see the README's "Puzzles from f-puzzles").
 //!
 //! Lines starting with `#` are comments. `0` means empty on boards up to
 //! 9x9; larger boards use `1-9` then `A-Z` and `.` or `_` for empty, or the

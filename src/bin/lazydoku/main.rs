@@ -35,8 +35,9 @@ set of 95 hard puzzles, and prints a summary.
 Input: puzzles as arguments, files, or `-` for stdin (the default when stdin is not a
 terminal). One puzzle per line (a trailing comment after white space is kept), multi-line
 grids (with or without spaces and separators; several in a file, apart by blank lines or
-header lines such as `Grid 01`), or nested matrices. Blank lines, `#` comments and headers
-pass through to the output unchanged, so output line N belongs to input line N.
+header lines such as `Grid 01`), nested matrices, JSON objects, or f-puzzles files and links
+(`https://f-puzzles.com/?load=...`). Blank lines, `#` comments and headers pass through to
+the output unchanged, so output line N belongs to input line N.
 
 Output: one answer per puzzle, in input order, as many lines as the puzzle took (`all`
 prints every solution). A puzzle without solution, a malformed one, or one stopped by
