@@ -9,10 +9,23 @@
 //! express is an error that names it: a puzzle solved without one of its
 //! rules would have the wrong solutions.
 
-use std::fmt::Write as _;
+use std::collections::{HashMap, HashSet};
+use std::fmt::{self, Write as _};
 
 use super::cages_json::Reader;
-use crate::board::{RulesError, SYMBOLS, Shape};
+use crate::board::{Board, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
+
+/// A board whose rules f-puzzles cannot hold: what is missing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FPuzzlesError(pub(super) String);
+
+impl fmt::Display for FPuzzlesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FPuzzlesError {}
 
 /// Members of an f-puzzles object that change nothing a solver must keep:
 /// names, notes, the author's solution and drawings.
@@ -434,9 +447,9 @@ fn is_empty_value(r: &mut Reader<'_>) -> Result<bool, (usize, usize, String)> {
 }
 
 /// Translates an f-puzzles object into this crate's JSON puzzle object,
-/// with the board's side. An error gives its line and column in `text`.
+/// with the shape it is read on. An error gives its line and column in `text`.
 #[expect(clippy::too_many_lines, reason = "one arm per constraint, read in one place")]
-pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, String)> {
+pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, String)> {
     let mut reader = Reader::new(text);
     let mut list = Vec::new();
     reader
@@ -497,37 +510,37 @@ pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, St
     let mut out = String::from("{\"puzzle\": \"");
     out.extend(givens.iter().map(|&d| char::from(SYMBOLS[d])));
     out.push('"');
-    let shape = Shape::from_side(side);
+    let drawn = Shape::from_side(side);
     // A cell without a region of its own keeps its box's.
-    if regions.iter().any(Option::is_some) || shape.is_none() {
-        let Some(labels) = regions
-            .iter()
-            .enumerate()
-            .map(|(cell, region)| region.or_else(|| shape.map(|s| box_of(s, cell))))
-            .collect::<Option<Vec<usize>>>()
-        else {
-            let (at, _) = find("grid").unwrap_or((0, 0));
-            return Err(error(
-                &reader,
-                at,
-                format!("a board of size {side} has no boxes: every cell needs a \"region\""),
-            ));
-        };
+    let labels: Option<Vec<usize>> =
+        regions.iter().enumerate().map(|(cell, region)| region.or_else(|| drawn.map(|s| box_of(s, cell)))).collect();
+    let Some(labels) = labels else {
+        let (at, _) = find("grid").unwrap_or((0, 0));
+        let reason = format!("a board of size {side} has no boxes: every cell needs a \"region\"");
+        return Err(error(&reader, at, reason));
+    };
+    // Regions that are the boxes of some shape (3x2 on a side of 6, say)
+    // make that shape; others are a jigsaw, on the shape f-puzzles draws
+    // or a Latin square.
+    let boxes = (2..=side / 2)
+        .filter(|rows| side % rows == 0 && side / rows >= 2)
+        .filter_map(|rows| Shape::try_new(rows, side / rows))
+        .find(|&candidate| same_partition(&labels, |cell| box_of(candidate, cell)));
+    let shape = boxes.or(drawn).or(Shape::try_latin(side)).ok_or_else(|| (1, 1, format!("a board of size {side}")))?;
+    let jigsaw = boxes.is_none();
+    if jigsaw {
         out.push_str(", \"regions\": \"");
         for label in labels {
             let Some(&symbol) = REGION_LABELS.get(label) else {
                 let (at, _) = find("grid").unwrap_or((0, 0));
-                return Err(error(
-                    &reader,
-                    at,
-                    format!("region {label} is past the {} labels read", REGION_LABELS.len()),
-                ));
+                let reason = format!("region {label} is past the {} labels read", REGION_LABELS.len());
+                return Err(error(&reader, at, reason));
             };
             out.push(char::from(symbol));
         }
         out.push('"');
     }
-    let jigsaw = regions.iter().any(Option::is_some);
+    let shape_with_boxes = shape.has_boxes().then_some(shape);
 
     let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -545,11 +558,11 @@ pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, St
                         "antiknight" => names.push("anti-knight"),
                         "antiking" => names.push("anti-king"),
                         "nonconsecutive" => names.push("non-consecutive"),
-                        _ if jigsaw || shape.is_none() => {
+                        _ if jigsaw || shape_with_boxes.is_none() => {
                             return Err(error(&r, *key_at, "disjoint groups are read on boards of boxes only"));
                         }
                         _ => {
-                            let shape = shape.expect("checked above");
+                            let shape = shape_with_boxes.expect("checked above");
                             for place in 0..side {
                                 groups
                                     .push((0..cells).filter(|&c| place_in_box(shape, c) == place).collect::<Vec<_>>());
@@ -619,6 +632,28 @@ pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, St
             }
         }
     }
+    // Windoku's windows, written by f-puzzles as extra regions, are the
+    // rule of that name, as this crate writes them.
+    if let Some(shape) = shape_with_boxes.filter(|_| !jigsaw) {
+        let windows: Vec<Vec<usize>> = Rules::new(shape)
+            .with_windows()
+            .regions()
+            .filter(|(kind, _)| *kind == Region::Window)
+            .map(|(_, mut cells)| {
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        let sorted = |cells: &Vec<usize>| {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            cells
+        };
+        if !windows.is_empty() && windows.iter().all(|window| extra.iter().any(|cells| sorted(cells) == *window)) {
+            extra.retain(|cells| !windows.contains(&sorted(cells)));
+            names.push("windoku");
+        }
+    }
     match diagonals {
         (true, true) => names.push("diagonals"),
         (true, false) => extra.push((0..side).map(|i| (side - 1 - i) * side + i).collect()),
@@ -662,7 +697,7 @@ pub(super) fn translate(text: &str) -> Result<(String, usize), (usize, usize, St
         }
     }
     out.push('}');
-    Ok((out, side))
+    Ok((out, shape))
 }
 
 /// Labels for the regions of a map, one per region number.
@@ -673,6 +708,16 @@ fn box_of(shape: Shape, cell: usize) -> usize {
     let side = shape.side();
     let (row, column) = (cell / side, cell % side);
     row / shape.box_rows() * (side / shape.box_cols()) + column / shape.box_cols()
+}
+
+/// Whether `labels` (one per cell) part the cells as `part` does.
+fn same_partition(labels: &[usize], part: impl Fn(usize) -> usize) -> bool {
+    let mut to_part: HashMap<usize, usize> = HashMap::new();
+    let mut from_part: HashMap<usize, usize> = HashMap::new();
+    labels.iter().enumerate().all(|(cell, &label)| {
+        let other = part(cell);
+        *to_part.entry(label).or_insert(other) == other && *from_part.entry(other).or_insert(label) == label
+    })
 }
 
 /// The place of `cell` within its box, numbered row by row.
@@ -687,102 +732,277 @@ fn list_of(cells: &[usize]) -> String {
     format!("[{}]", cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
 }
 
+/// The f-puzzles JSON of `board`: its digits as givens, and its rules as
+/// the members [`translate`] reads back. A rule that f-puzzles has no
+/// member for is an error that names it.
+pub(super) fn write(board: &Board) -> Result<String, String> {
+    let rules = board.rules();
+    let shape = board.shape();
+    let side = shape.side();
+    let name = |cell: usize| format!("\"R{}C{}\"", cell / side + 1, cell % side + 1);
+    let names = |cells: &[usize]| cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(",");
+    let mut out = format!("{{\"size\":{side},\"grid\":{}", grid_json(board));
+    let mut flags = Vec::new();
+    let mut extra = Vec::new();
+    for (kind, unit) in rules.regions() {
+        match kind {
+            Region::Diagonal if unit.contains(&0) => flags.push("diagonal-"),
+            Region::Diagonal => flags.push("diagonal+"),
+            Region::Window | Region::Extra => extra.push(unit),
+            _ => {}
+        }
+    }
+    // Anti-knight and anti-king are kept as pairs of distinct cells: all of
+    // a move's pairs there are the rule, the rest are groups of their own.
+    let mut groups: Vec<Vec<usize>> = rules.distinct_groups().collect();
+    for (flag, moves) in [("antiknight", &[(1, 2), (2, 1), (1, -2), (2, -1)][..]), ("antiking", &[(1, 1), (1, -1)][..])]
+    {
+        let pairs = pairs_at(side, moves);
+        if !pairs.is_empty() && pairs.iter().all(|pair| groups.contains(pair)) {
+            groups.retain(|group| !pairs.contains(group));
+            flags.push(flag);
+        }
+    }
+    if rules.is_non_consecutive() {
+        flags.push("nonconsecutive");
+    }
+    for flag in flags {
+        let _ = write!(out, ",\"{flag}\":true");
+    }
+    let cages: Vec<String> = rules
+        .cages()
+        .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
+        .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
+        .collect();
+    let [thermometers, differences, ratios, xv] = marks(board)?;
+    let (mut odd, mut even) = (Vec::new(), Vec::new());
+    if rules.has_allowed_digits() {
+        let Some(map) = rules.parity_map() else {
+            return Err(
+                "f-puzzles marks cells even or odd, and these rules restrict some cells' digits otherwise".to_owned()
+            );
+        };
+        for (cell, mark) in map.chars().enumerate() {
+            match mark {
+                'o' => odd.push(format!("{{\"cell\":{}}}", name(cell))),
+                'e' => even.push(format!("{{\"cell\":{}}}", name(cell))),
+                _ => {}
+            }
+        }
+    }
+    let extra: Vec<String> = extra.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))).collect();
+    for (member, items) in [
+        ("killercage", cages),
+        ("extraregion", extra),
+        ("thermometer", thermometers),
+        ("difference", differences),
+        ("ratio", ratios),
+        ("xv", xv),
+        ("odd", odd),
+        ("even", even),
+    ] {
+        if !items.is_empty() {
+            let _ = write!(out, ",\"{member}\":[{}]", items.join(","));
+        }
+    }
+    out.push('}');
+    Ok(out)
+}
+
+/// The rows of `board`'s f-puzzles grid: its digits as givens, and the
+/// cells' regions where they are not the boxes f-puzzles draws for the
+/// side (a jigsaw, boxes of another shape, or a Latin square, whose rows
+/// stand in as its regions).
+fn grid_json(board: &Board) -> String {
+    let rules = board.rules();
+    let shape = board.shape();
+    let (side, cells) = (shape.side(), shape.cells());
+    let regions: Vec<Vec<usize>> = rules
+        .regions()
+        .filter(|(kind, _)| matches!(kind, Region::Box | Region::Jigsaw))
+        .map(|(_, cells)| cells)
+        .collect();
+    let default_boxes = Shape::from_side(side).is_some_and(|drawn| {
+        drawn.box_rows() == shape.box_rows() && drawn.box_cols() == shape.box_cols() && shape.has_boxes()
+    }) && rules.regions().all(|(kind, _)| kind != Region::Jigsaw);
+    let mut region_of: Vec<Option<usize>> = vec![None; cells];
+    if !default_boxes {
+        let units = if regions.is_empty() {
+            (0..side).map(|row| (row * side..(row + 1) * side).collect()).collect()
+        } else {
+            regions
+        };
+        for (k, unit) in units.iter().enumerate() {
+            for &cell in unit {
+                region_of[cell] = Some(k);
+            }
+        }
+    }
+    let grid: Vec<String> = (0..side)
+        .map(|row| {
+            let row: Vec<String> = (0..side)
+                .map(|column| {
+                    let cell = row * side + column;
+                    let mut members = Vec::new();
+                    if let Some(digit) = board.get(cell) {
+                        members.push(format!("\"value\":{digit},\"given\":true"));
+                    }
+                    if let Some(region) = region_of[cell] {
+                        members.push(format!("\"region\":{region}"));
+                    }
+                    format!("{{{}}}", members.join(","))
+                })
+                .collect();
+            format!("[{}]", row.join(","))
+        })
+        .collect();
+    format!("[{}]", grid.join(","))
+}
+
+/// `board`'s relations as f-puzzles' thermometers (a step each), difference
+/// and ratio dots, and X and V marks; an error for any other.
+fn marks(board: &Board) -> Result<[Vec<String>; 4], String> {
+    let side = board.shape().side();
+    let names = |cells: &[usize]| {
+        cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
+    };
+    let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (first, relation, second) in board.rules().relations() {
+        let pair = names(&[first, second]);
+        match relation {
+            Relation::Less => thermometers.push(format!("{{\"lines\":[[{pair}]]}}")),
+            Relation::Difference(1) => differences.push(format!("{{\"cells\":[{pair}]}}")),
+            Relation::Difference(k) => differences.push(format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}")),
+            Relation::Ratio(2) => ratios.push(format!("{{\"cells\":[{pair}]}}")),
+            Relation::Ratio(k) => ratios.push(format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}")),
+            Relation::Sum(10) => xv.push(format!("{{\"cells\":[{pair}],\"value\":\"X\"}}")),
+            Relation::Sum(5) => xv.push(format!("{{\"cells\":[{pair}],\"value\":\"V\"}}")),
+            other => {
+                return Err(format!(
+                    "f-puzzles has no mark for the relation {other} between cells {first} and {second}"
+                ));
+            }
+        }
+    }
+    Ok([thermometers, differences, ratios, xv])
+}
+
+/// The pairs of cells a move of `moves` apart (rows down, columns
+/// across), first cell first, as the anti-knight and anti-king rules keep
+/// them.
+fn pairs_at(side: usize, moves: &[(usize, isize)]) -> Vec<Vec<usize>> {
+    let mut pairs = Vec::new();
+    for row in 0..side {
+        for column in 0..side {
+            for &(down, across) in moves {
+                let to = column.checked_add_signed(across).filter(|&c| c < side && row + down < side);
+                if let Some(to) = to {
+                    pairs.push(vec![row * side + column, (row + down) * side + to]);
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// The Base64 alphabet, by value.
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The writing side of [`decompress`]: codes of a growing width, six bits
+/// to a Base64 character, each code's lowest bit first.
+struct Compressor {
+    out: String,
+    value: usize,
+    filled: usize,
+    /// Code widths and when they grow, as the reader keeps them.
+    width: u32,
+    room: usize,
+}
+
+impl Compressor {
+    fn write(&mut self, number: usize, count: u32) {
+        for bit in 0..count {
+            self.value = self.value << 1 | (number >> bit) & 1;
+            self.filled += 1;
+            if self.filled == 6 {
+                self.out.push(char::from(BASE64[self.value]));
+                (self.value, self.filled) = (0, 0);
+            }
+        }
+    }
+
+    /// One more entry made: the codes widen once `room` runs out.
+    fn entry_made(&mut self) {
+        self.room -= 1;
+        if self.room == 0 {
+            self.room = 1 << self.width;
+            self.width += 1;
+        }
+    }
+
+    /// Writes the code of `w`: a character met for the first time comes
+    /// as itself (in 8 bits, or 16 past the first 256), the rest as their
+    /// dictionary entry.
+    fn emit(&mut self, w: &[u16], dictionary: &HashMap<Vec<u16>, usize>, first_time: &mut HashSet<u16>) {
+        if w.len() == 1 && first_time.remove(&w[0]) {
+            let unit = usize::from(w[0]);
+            if unit < 256 {
+                self.write(0, self.width);
+                self.write(unit, 8);
+            } else {
+                self.write(1, self.width);
+                self.write(unit, 16);
+            }
+            self.entry_made();
+        } else {
+            self.write(dictionary[w], self.width);
+        }
+        self.entry_made();
+    }
+}
+
+/// LZ-String's compression to Base64, as f-puzzles compresses the JSON of
+/// its links: the counterpart of [`decompress`]. The longest prefix of
+/// the rest found in the dictionary is written as its code, and that
+/// prefix with the next character becomes an entry.
+pub(super) fn compress(text: &str) -> String {
+    let mut dictionary: HashMap<Vec<u16>, usize> = HashMap::new();
+    let mut first_time: HashSet<u16> = HashSet::new();
+    let mut next_code = 3;
+    let mut writer = Compressor { out: String::new(), value: 0, filled: 0, width: 2, room: 2 };
+    let mut w: Vec<u16> = Vec::new();
+    for unit in text.encode_utf16() {
+        if !dictionary.contains_key([unit].as_slice()) {
+            dictionary.insert(vec![unit], next_code);
+            next_code += 1;
+            first_time.insert(unit);
+        }
+        w.push(unit);
+        if !dictionary.contains_key(&w) {
+            dictionary.insert(w.clone(), next_code);
+            next_code += 1;
+            w.pop();
+            writer.emit(&w, &dictionary, &mut first_time);
+            w = vec![unit];
+        }
+    }
+    if !w.is_empty() {
+        writer.emit(&w, &dictionary, &mut first_time);
+    }
+    writer.write(2, writer.width);
+    while writer.filled != 0 {
+        writer.write(0, 1);
+    }
+    let mut out = writer.out;
+    while out.len() % 4 != 0 {
+        out.push('=');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    /// Six bits to a character, each number's lowest bit first: the
-    /// writing side of [`Bits`].
-    struct Writer {
-        out: String,
-        value: usize,
-        filled: usize,
-    }
-
-    impl Writer {
-        fn write(&mut self, number: usize, count: usize) {
-            for bit in 0..count {
-                self.value = self.value << 1 | (number >> bit) & 1;
-                self.filled += 1;
-                if self.filled == 6 {
-                    self.out.push(char::from(BASE64[self.value]));
-                    (self.value, self.filled) = (0, 0);
-                }
-            }
-        }
-    }
-
-    /// LZ-String's compression to Base64, written from its description, to
-    /// make links for the tests: the counterpart of [`decompress`].
-    pub(super) fn compress(text: &str) -> String {
-        let units: Vec<u16> = text.encode_utf16().collect();
-        let mut dictionary: std::collections::HashMap<Vec<u16>, usize> = std::collections::HashMap::new();
-        let mut fresh: std::collections::HashSet<Vec<u16>> = std::collections::HashSet::new();
-        let (mut size, mut width, mut room) = (3, 2, 2usize);
-        let mut w: Vec<u16> = Vec::new();
-        let mut out = Writer { out: String::new(), value: 0, filled: 0 };
-        let emit = |w: &Vec<u16>,
-                    out: &mut Writer,
-                    fresh: &mut std::collections::HashSet<Vec<u16>>,
-                    dictionary: &std::collections::HashMap<Vec<u16>, usize>,
-                    width: &mut usize,
-                    room: &mut usize| {
-            if fresh.remove(w) {
-                let unit = usize::from(w[0]);
-                if unit < 256 {
-                    out.write(0, *width);
-                    out.write(unit, 8);
-                } else {
-                    out.write(1, *width);
-                    out.write(unit, 16);
-                }
-                *room -= 1;
-                if *room == 0 {
-                    *room = 1 << *width;
-                    *width += 1;
-                }
-            } else {
-                out.write(dictionary[w], *width);
-            }
-            *room -= 1;
-            if *room == 0 {
-                *room = 1 << *width;
-                *width += 1;
-            }
-        };
-        for &unit in &units {
-            let c = vec![unit];
-            if !dictionary.contains_key(&c) {
-                dictionary.insert(c.clone(), size);
-                size += 1;
-                fresh.insert(c);
-            }
-            let mut wc = w.clone();
-            wc.push(unit);
-            if dictionary.contains_key(&wc) {
-                w = wc;
-            } else {
-                emit(&w, &mut out, &mut fresh, &dictionary, &mut width, &mut room);
-                dictionary.insert(wc, size);
-                size += 1;
-                w = vec![unit];
-            }
-        }
-        if !w.is_empty() {
-            emit(&w, &mut out, &mut fresh, &dictionary, &mut width, &mut room);
-        }
-        out.write(2, width);
-        while out.filled != 0 {
-            out.write(0, 1);
-        }
-        let mut text = out.out;
-        while text.len() % 4 != 0 {
-            text.push('=');
-        }
-        text
-    }
 
     #[test]
     fn decompression_undoes_compression() {

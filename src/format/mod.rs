@@ -36,12 +36,60 @@ mod parse;
 use std::fmt;
 
 pub use error::ParseError;
+pub use f_puzzles::FPuzzlesError;
 pub use layout::{Layout, LayoutKind};
 pub use parse::{Parser, RULE_NAMES};
 
 use itertools::Itertools;
 
 use crate::board::{Board, Rules, RulesError, Shape};
+
+/// `board` as f-puzzles saves a puzzle: JSON with its digits as givens
+/// and its rules as f-puzzles' constraints, which reads back as the same
+/// board and rules.
+///
+/// # Errors
+///
+/// A rule f-puzzles has no constraint for: a relation other than a
+/// thermometer step, a Kropki dot or an X or V, or digits restricted
+/// other than to the even or the odd ones.
+///
+/// ```
+/// use lazydoku::format::f_puzzles_json;
+/// use lazydoku::{Board, Rules, Shape};
+///
+/// let killer = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1])?.parse("1...............")?;
+/// let json = f_puzzles_json(&killer)?;
+/// assert!(json.starts_with(r#"{"size":4,"grid":[[{"value":1,"given":true},{},{},{}],"#));
+/// assert!(json.ends_with(r#""killercage":[{"cells":["R1C1","R1C2"],"value":"3"}]}"#));
+/// assert_eq!(json.parse::<Board>()?, killer);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn f_puzzles_json(board: &Board) -> Result<String, FPuzzlesError> {
+    f_puzzles::write(board).map_err(FPuzzlesError)
+}
+
+/// A link that opens `board` in f-puzzles: [`f_puzzles_json`], compressed
+/// as f-puzzles compresses it, after `https://f-puzzles.com/?load=`. It
+/// reads back as the same board and rules.
+///
+/// # Errors
+///
+/// As [`f_puzzles_json`].
+///
+/// ```
+/// use lazydoku::format::f_puzzles_link;
+/// use lazydoku::{Board, Rules, Shape};
+///
+/// let windoku = Rules::new(Shape::NINE).with_windows().parse(&".".repeat(81))?.solve().expect("a grid");
+/// let link = f_puzzles_link(&windoku)?;
+/// assert!(link.starts_with("https://f-puzzles.com/?load=N4Ig"));
+/// assert_eq!(link.parse::<Board>()?, windoku);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn f_puzzles_link(board: &Board) -> Result<String, FPuzzlesError> {
+    f_puzzles_json(board).map(|json| format!("https://f-puzzles.com/?load={}", f_puzzles::compress(&json)))
+}
 
 /// Writes the text of a board as a grid: cells separated by spaces, `|`
 /// between boxes, `-` and `+` between bands of boxes. Without `boxes` (a

@@ -320,25 +320,10 @@ impl Parser {
                     at_link(format!("the f-puzzles link's puzzle, line {l}, column {c} of its JSON: {reason}"))
                 })
             })
-            .and_then(|(translated, side)| {
-                self.for_f_puzzles(side)
-                    .parse_object(&translated, given)
-                    .map_err(|e| within_f_puzzles(&e, line, column))
+            .and_then(|(translated, shape)| {
+                self.shape(shape).parse_object(&translated, given).map_err(|e| within_f_puzzles(&e, line, column))
             });
         Some(read)
-    }
-
-    /// This parser for an object translated from f-puzzles, on the shape
-    /// f-puzzles draws for `side`: boxes wider than tall (6 is 2x3), or,
-    /// for a side with no box shape (5, 7, 11, ...), a Latin square with
-    /// the regions the object brings, which the object alone cannot say.
-    /// A shape the parser was given does not apply: the puzzle's regions
-    /// are its own.
-    fn for_f_puzzles(self, side: usize) -> Parser {
-        match Shape::from_side(side).or(Shape::try_latin(side)) {
-            Some(shape) => self.shape(shape),
-            None => self,
-        }
     }
 
     /// This parser with the rules that `names` names switched on (names
@@ -387,14 +372,16 @@ impl Parser {
     /// Reads a puzzle written as a JSON object ([`PuzzleObject`]), played by
     /// `given` when rules are given apart, else by the rules it brings.
     fn parse_object(self, text: &str, given: Option<&Rules>) -> Result<(Board, Layout), ParseError> {
+        // An f-puzzles object is read on the shape its translation found
+        // (its regions' boxes; for a jigsaw the boxes f-puzzles draws, or a
+        // Latin square where the side has none), which the translated
+        // object alone cannot say; a shape the parser was given does not
+        // apply, as the puzzle's regions are its own.
         if f_puzzles::is_object(text) {
             let (line, column) = start_of(text);
-            let (translated, side) = f_puzzles::translate(text)
+            let (translated, shape) = f_puzzles::translate(text)
                 .map_err(|(line, column, reason)| ParseError::LineRules { line, column, reason })?;
-            return self
-                .for_f_puzzles(side)
-                .parse_object(&translated, given)
-                .map_err(|e| within_f_puzzles(&e, line, column));
+            return self.shape(shape).parse_object(&translated, given).map_err(|e| within_f_puzzles(&e, line, column));
         }
         let object = PuzzleObject::read(text).map_err(|(line, column, reason)| ParseError::LineRules {
             line,

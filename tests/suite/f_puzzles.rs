@@ -265,3 +265,94 @@ fn the_command_line_reads_files_and_links() {
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Boards of many rules, each written as an f-puzzles link and read back
+/// as the same board with the same rules.
+#[test]
+fn boards_written_f_puzzles_output_read_back_the_same() -> Result<(), Box<dyn std::error::Error>> {
+    use lazydoku::format::{f_puzzles_json, f_puzzles_link};
+    use lazydoku::generate::Generator;
+
+    let nine = Shape::NINE;
+    let mut boards: Vec<Board> = Vec::new();
+    for shape in [
+        Shape::new(2, 2),
+        Shape::new(2, 3),
+        Shape::new(3, 2),
+        Shape::new(2, 4),
+        nine,
+        Shape::new(4, 4),
+        Shape::new(3, 5),
+    ] {
+        boards.push(Board::empty(shape).solve().expect("a grid"));
+        boards.push(Generator::new(Rules::new(shape)).seed(1).puzzle(0).expect("a puzzle"));
+    }
+    let ruled = [
+        Rules::new(nine).with_diagonals(),
+        Rules::new(nine).with_windows(),
+        Rules::new(nine).with_anti_knight().with_anti_king(),
+        Rules::new(nine).with_non_consecutive(),
+        Rules::new(nine).with_region(&(0..9).map(|i| (8 - i) * 9 + i).collect::<Vec<_>>())?,
+        Rules::new(nine).with_distinct(&[0, 10, 20])?.with_thermometer(&[40, 41, 42, 43])?,
+        Rules::new(nine)
+            .with_relation(0, Relation::Difference(1), 1)?
+            .with_relation(9, Relation::Difference(3), 10)?
+            .with_relation(18, Relation::Ratio(2), 19)?
+            .with_relation(27, Relation::Ratio(3), 28)?
+            .with_relation(36, Relation::Sum(10), 37)?
+            .with_relation(45, Relation::Sum(5), 46)?,
+    ];
+    for rules in ruled {
+        let board = rules.parse(&".".repeat(81))?;
+        boards.push(board.solve().expect("a grid"));
+        boards.push(board);
+    }
+    for generator in [
+        Generator::new(Rules::new(nine)).jigsaw(),
+        Generator::new(Rules::new(Shape::new(2, 3))).killer(),
+        Generator::new(Rules::new(nine)).even_odd(),
+    ] {
+        boards.extend((0..3).map(|i| generator.clone().seed(5).puzzle(i).expect("a puzzle")));
+    }
+    for board in &boards {
+        let link = f_puzzles_link(board)?;
+        let read: Board = link.parse()?;
+        assert_eq!(read.rules(), board.rules(), "{board:?} as {}", f_puzzles_json(board)?);
+        assert_eq!(read.as_str(), board.as_str());
+        assert_eq!(f_puzzles_json(board)?.parse::<Board>()?, read);
+    }
+    // A Latin square has no regions f-puzzles can leave out: its rows
+    // stand in as its regions, the same puzzle.
+    let latin = Board::empty(Shape::latin(5));
+    let read: Board = f_puzzles_link(&latin)?.parse()?;
+    assert_eq!(read.count_solutions(usize::MAX), latin.count_solutions(usize::MAX));
+    // What f-puzzles has no constraint for is an error that says so.
+    let apart = Rules::new(nine).with_relation(0, Relation::Apart(5), 1)?.parse(&".".repeat(81))?;
+    assert!(f_puzzles_link(&apart).unwrap_err().to_string().contains("no mark for the relation"));
+    let low = Rules::new(nine).with_allowed_digits(&[0], &[1, 2])?.parse(&".".repeat(81))?;
+    assert!(f_puzzles_json(&low).unwrap_err().to_string().contains("even or odd"));
+    Ok(())
+}
+
+#[test]
+fn generated_puzzles_come_f_puzzles_output_that_read_back_the_same() {
+    let run = |format: &str| {
+        let args =
+            ["generate", "--killer", "--shape", "2x3", "--count", "4", "--seed", "7", "-j", "1", "--format", format];
+        String::from_utf8(common::run(&args, "").stdout).unwrap()
+    };
+    let (f_puzzles_output, line_output) = (run("f-puzzles"), run("line"));
+    assert_eq!(f_puzzles_output.lines().count(), 4);
+    for (link, line) in f_puzzles_output.lines().zip(line_output.lines()) {
+        assert!(link.starts_with("https://f-puzzles.com/?load="), "{link}");
+        let linked: Board = link.parse().expect("a link");
+        let written: Board = line.parse().expect("a line with its cages");
+        assert_eq!(linked, written);
+        assert!(linked.is_unique());
+    }
+    // Answers too: a solution as a link.
+    let out = common::run(&["solve", "-q", "--format", "f-puzzles"], format!("{TWO_CAGES}\n"));
+    let link = String::from_utf8(out.stdout).unwrap();
+    let solution: Board = link.trim_end().parse().expect("a link");
+    assert_eq!(Some(solution), TWO_CAGES.parse::<Board>().unwrap().solve());
+}

@@ -30,6 +30,9 @@ pub enum Format {
     Grid,
     /// One JSON object per puzzle (per solution with `all`), on one line.
     Json,
+    /// A link that opens the board, rules and all, in the f-puzzles editor.
+    #[value(name = "f-puzzles")]
+    FPuzzles,
 }
 
 /// What to compute.
@@ -736,9 +739,17 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
             let below = own_maps(layout).map(|(word, map)| format!("\n{word} {map}"));
             std::iter::once(symbols(settings, format!("{board:#}").trim_end())).chain(below).collect()
         }
+        (Some(Format::FPuzzles), _) => f_puzzles_link(board),
         (None, Some(layout)) => layout.render(board).trim_end().to_owned(),
         _ => as_line(settings, layout, board),
     }
+}
+
+/// The f-puzzles link of `board`, or in its place the rule that f-puzzles
+/// cannot hold (a relation other than its dots and marks, digits allowed
+/// other than even or odd ones), which only rules read from JSON can have.
+pub fn f_puzzles_link(board: &Board) -> String {
+    lazydoku::format::f_puzzles_link(board).unwrap_or_else(|e| format!("invalid: {e}"))
 }
 
 /// Says once on stderr that a JSON puzzle's extra regions and groups of

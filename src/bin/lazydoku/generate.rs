@@ -98,6 +98,7 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String
                 .chain(names.map(|names| format!("rules {names}\n")));
             std::iter::once(symbols(&format!("{puzzle:#}"))).chain(below).collect()
         }
+        Format::FPuzzles => crate::answer::f_puzzles_link(puzzle),
         Format::Json => {
             let clues = puzzle.cells().flatten().count();
             let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
