@@ -53,16 +53,21 @@ const COSMETIC: [&str; 13] = [
 const MAX_DECOMPRESSED: usize = 1 << 22;
 
 /// The compressed text of an f-puzzles link, if `text` (trimmed) is one:
-/// what follows `load=`, with its percent escapes of `+`, `/` and `=`
-/// decoded.
+/// what follows `load=` in f-puzzles' own links, or `fpuzzles` or `fpuz`
+/// in SudokuPad's links to the same JSON, with the percent escapes of `+`,
+/// `/` and `=` decoded.
 pub(super) fn link_payload(text: &str) -> Option<String> {
     let text = text.trim();
     let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://")).unwrap_or(text);
     let rest = rest.strip_prefix("www.").unwrap_or(rest);
-    let query = rest.strip_prefix("f-puzzles.com/")?;
-    let start = query.find("load=")? + "load=".len();
-    let payload = &query[start..];
-    let payload = &payload[..payload.find('&').unwrap_or(payload.len())];
+    let payload = if let Some(query) = rest.strip_prefix("f-puzzles.com/") {
+        let start = query.find("load=")? + "load=".len();
+        &query[start..]
+    } else {
+        let path = rest.strip_prefix("sudokupad.app/").or_else(|| rest.strip_prefix("beta.sudokupad.app/"))?;
+        path.strip_prefix("fpuzzles").or_else(|| path.strip_prefix("fpuz"))?
+    };
+    let payload = &payload[..payload.find(['&', '?', '#']).unwrap_or(payload.len())];
     Some(
         payload
             .replace("%2B", "+")
@@ -1036,6 +1041,9 @@ mod tests {
         assert_eq!(link_payload("  http://www.f-puzzles.com/?id=3&load=abc&x=1 ").as_deref(), Some("abc"));
         assert_eq!(link_payload("f-puzzles.com/?load=xyz").as_deref(), Some("xyz"));
         assert_eq!(link_payload("https://example.com/?load=abc"), None);
+        assert_eq!(link_payload("https://sudokupad.app/fpuzN4IgabcQ").as_deref(), Some("N4IgabcQ"));
+        assert_eq!(link_payload("https://beta.sudokupad.app/fpuzzlesN4Ig%2Bx?setting=1").as_deref(), Some("N4Ig+x"));
+        assert_eq!(link_payload("https://sudokupad.app/psxczr1jpr"), None);
         assert_eq!(
             link_payload("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."),
             None

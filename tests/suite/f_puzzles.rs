@@ -182,6 +182,10 @@ fn links_read_as_their_json() -> Result<(), Box<dyn std::error::Error>> {
     assert!(escaped.contains("%2F") && escaped.contains("%3D"));
     assert_eq!(escaped.parse::<Board>()?, from_link);
     assert_eq!(TWO_CAGES_LINK.replace("?load=", "?x=1&load=").parse::<Board>()?, from_link);
+    // SudokuPad's links to the same JSON.
+    for site in ["https://sudokupad.app/fpuzzles", "https://sudokupad.app/fpuz", "beta.sudokupad.app/fpuz"] {
+        assert_eq!(format!("{site}{payload}").parse::<Board>()?, from_link, "{site}");
+    }
     Ok(())
 }
 

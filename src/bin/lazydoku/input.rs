@@ -166,8 +166,8 @@ impl Source {
         match std::fs::metadata(arg) {
             Ok(meta) if meta.is_dir() => Err(format!("{arg}: is a directory; give the files in it")),
             Ok(_) => Ok(Source::File(arg.to_owned())),
-            // An f-puzzles link is a puzzle, whose error is its own.
-            Err(_) if looks_like_path(arg) && !arg.contains("f-puzzles.com/") && parser.parse_board(arg).is_err() => {
+            // An f-puzzles or SudokuPad link is a puzzle, whose error is its own.
+            Err(_) if looks_like_path(arg) && !is_link(arg) && parser.parse_board(arg).is_err() => {
                 Err(format!("{arg}: no such file"))
             }
             Err(_) => Ok(Source::Argument(arg.to_owned())),
@@ -222,6 +222,11 @@ impl Source {
         let input = if self.may_block() { Input::Prefetched(Prefetch::new(inner)) } else { Input::Direct(inner) };
         Ok(BufReader::with_capacity(1 << 16, input))
     }
+}
+
+/// Whether `arg` is a link to a puzzle that the parser reads.
+fn is_link(arg: &str) -> bool {
+    arg.contains("f-puzzles.com/") || arg.contains("sudokupad.app/fpuz")
 }
 
 /// A path has a `/`, or ends in an extension such as `.txt` (a letter after
