@@ -54,8 +54,8 @@ const MAX_DECOMPRESSED: usize = 1 << 22;
 
 /// The compressed text of an f-puzzles link, if `text` (trimmed) is one:
 /// what follows `load=` in f-puzzles' own links, or `fpuzzles` or `fpuz`
-/// in SudokuPad's links to the same JSON, with the percent escapes of `+`,
-/// `/` and `=` decoded.
+/// in the links of the `sudokupad.app` player to the same JSON, with the
+/// percent escapes of `+`, `/` and `=` decoded.
 pub(super) fn link_payload(text: &str) -> Option<String> {
     let text = text.trim();
     let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://")).unwrap_or(text);
