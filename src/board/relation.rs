@@ -15,6 +15,9 @@ use std::fmt;
 /// | Kropki's black dot | `Relation::Ratio(2)` |
 /// | XV's X and V | `Relation::Sum(10)`, `Relation::Sum(5)` |
 /// | a German whispers line's step | `Relation::Apart(5)` |
+/// | no black dot, where all are given | `Relation::NotRatio(2)` |
+/// | no white dot, where all are given | `Relation::NotDifference(1)` |
+/// | no X or V, where all are given | `Relation::NotSum(10)` and `Relation::NotSum(5)` |
 ///
 /// Only [`Relation::Less`] depends on the order of its cells.
 ///
@@ -28,6 +31,7 @@ use std::fmt;
 /// assert!(Relation::Sum(10).holds(4, 6));
 /// assert!(Relation::Apart(5).holds(9, 4) && !Relation::Apart(5).holds(3, 7));
 /// assert_eq!(Relation::Ratio(2).to_string(), "one is 2 times the other");
+/// assert!(Relation::NotRatio(2).holds(3, 5) && !Relation::NotRatio(2).holds(3, 6));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
@@ -43,6 +47,15 @@ pub enum Relation {
     /// The two digits differ by this much or more (German whispers are 5,
     /// Dutch whispers 4).
     Apart(usize),
+    /// The two digits do not differ by this much: a pair of neighbours
+    /// without a white dot, in a puzzle that gives all of them.
+    NotDifference(usize),
+    /// Neither digit is this many times the other: a pair of neighbours
+    /// without a black dot, in a puzzle that gives all of them.
+    NotRatio(usize),
+    /// The two digits do not add up to this: a pair of neighbours without
+    /// an X (or a V), in a puzzle that gives all of them.
+    NotSum(usize),
 }
 
 impl Relation {
@@ -57,11 +70,15 @@ impl Relation {
             Relation::Ratio(k) => a.checked_mul(k) == Some(b) || b.checked_mul(k) == Some(a),
             Relation::Sum(k) => a + b == k,
             Relation::Apart(k) => a.abs_diff(b) >= k,
+            Relation::NotDifference(k) => !Relation::Difference(k).holds(first, second),
+            Relation::NotRatio(k) => !Relation::Ratio(k).holds(first, second),
+            Relation::NotSum(k) => !Relation::Sum(k).holds(first, second),
         }
     }
 
     /// The relation's name, as JSON puzzle objects write it: `less`,
-    /// `difference`, `ratio`, `sum` or `apart`.
+    /// `difference`, `ratio`, `sum`, `apart`, `not-difference`,
+    /// `not-ratio` or `not-sum`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -70,6 +87,9 @@ impl Relation {
             Relation::Ratio(_) => "ratio",
             Relation::Sum(_) => "sum",
             Relation::Apart(_) => "apart",
+            Relation::NotDifference(_) => "not-difference",
+            Relation::NotRatio(_) => "not-ratio",
+            Relation::NotSum(_) => "not-sum",
         }
     }
 
@@ -79,7 +99,13 @@ impl Relation {
     pub const fn value(self) -> Option<usize> {
         match self {
             Relation::Less => None,
-            Relation::Difference(k) | Relation::Ratio(k) | Relation::Sum(k) | Relation::Apart(k) => Some(k),
+            Relation::Difference(k)
+            | Relation::Ratio(k)
+            | Relation::Sum(k)
+            | Relation::Apart(k)
+            | Relation::NotDifference(k)
+            | Relation::NotRatio(k)
+            | Relation::NotSum(k) => Some(k),
         }
     }
 
@@ -104,6 +130,9 @@ impl Relation {
             ("ratio", Some(k)) => Some(Relation::Ratio(k)),
             ("sum", Some(k)) => Some(Relation::Sum(k)),
             ("apart", Some(k)) => Some(Relation::Apart(k)),
+            ("not-difference", Some(k)) => Some(Relation::NotDifference(k)),
+            ("not-ratio", Some(k)) => Some(Relation::NotRatio(k)),
+            ("not-sum", Some(k)) => Some(Relation::NotSum(k)),
             _ => None,
         }
     }
@@ -128,6 +157,13 @@ impl Relation {
             }
             Relation::Sum(k) => each_digit(first, |d| [k.checked_sub(d), None], full),
             Relation::Apart(k) => apart(first, k, full),
+            // A digit supports every digit but the few its relation would
+            // pair it with.
+            Relation::NotDifference(k) => each_digit_but(first, |d| [d.checked_add(k), d.checked_sub(k)], full),
+            Relation::NotRatio(k) => {
+                each_digit_but(first, |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)], full)
+            }
+            Relation::NotSum(k) => each_digit_but(first, |d| [k.checked_sub(d), None], full),
         }
     }
 
@@ -165,6 +201,24 @@ fn apart(mask: u32, by: usize, full: u32) -> u32 {
     (below | above) & full
 }
 
+/// The digits of `full` that `partners` leaves out for some digit of
+/// `mask`: each digit supports all but its partners.
+fn each_digit_but(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2], full: u32) -> u32 {
+    let mut out = 0u32;
+    while mask != 0 && out != full {
+        let digit = mask.trailing_zeros() as usize + 1;
+        mask &= mask - 1;
+        let mut paired = 0u32;
+        for partner in partners(digit).into_iter().flatten() {
+            if (1..=32).contains(&partner) {
+                paired |= 1 << (partner - 1);
+            }
+        }
+        out |= full & !paired;
+    }
+    out & full
+}
+
 /// The digits that `partners` gives for some digit of `mask`, within `full`.
 fn each_digit(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2], full: u32) -> u32 {
     let mut out = 0u32;
@@ -188,6 +242,9 @@ impl fmt::Display for Relation {
             Relation::Ratio(k) => write!(f, "one is {k} times the other"),
             Relation::Sum(k) => write!(f, "they add up to {k}"),
             Relation::Apart(k) => write!(f, "they differ by {k} or more"),
+            Relation::NotDifference(k) => write!(f, "they do not differ by {k}"),
+            Relation::NotRatio(k) => write!(f, "neither is {k} times the other"),
+            Relation::NotSum(k) => write!(f, "they do not add up to {k}"),
         }
     }
 }
@@ -263,6 +320,18 @@ mod tests {
             Relation::Apart(24),
             Relation::Apart(25),
             Relation::Apart(usize::MAX),
+            Relation::NotDifference(0),
+            Relation::NotDifference(1),
+            Relation::NotDifference(3),
+            Relation::NotDifference(usize::MAX),
+            Relation::NotRatio(0),
+            Relation::NotRatio(1),
+            Relation::NotRatio(2),
+            Relation::NotRatio(usize::MAX),
+            Relation::NotSum(2),
+            Relation::NotSum(10),
+            Relation::NotSum(0),
+            Relation::NotSum(usize::MAX),
         ];
         for side in [4usize, 6, 9, 16, 25] {
             let full = u32::MAX >> (32 - side);

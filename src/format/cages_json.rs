@@ -494,7 +494,9 @@ impl Reader<'_> {
         let Some(name) = name else { return Err(self.error(start, "a relation has no \"relation\"")) };
         let relation = Relation::from_name(&name, value).ok_or_else(|| {
             let reason = match Relation::from_name(&name, Some(1)).or(Relation::from_name(&name, None)) {
-                None => format!("unknown relation {name:?}; use less, difference, ratio, sum or apart"),
+                None => format!(
+                    "unknown relation {name:?}; use less, difference, ratio, sum, apart, not-difference, not-ratio or not-sum"
+                ),
                 Some(Relation::Less) => "the relation \"less\" takes no \"value\"".to_owned(),
                 Some(_) => format!("the relation {name:?} needs a \"value\""),
             };

@@ -549,6 +549,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
 
     let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut negative: Vec<String> = Vec::new();
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -622,14 +623,27 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                     relations.push((first, name, number, second));
                 }
             }
-            "negative" if !is_empty_value(&mut r)? => {
-                return Err(error(
-                    &r,
-                    *key_at,
-                    "\"negative\" constraints (every pair without a mark keeps none) are not read here",
-                ));
+            "negative" => {
+                r.skip_space();
+                if r.peek() == Some('[') {
+                    let mut failed = None;
+                    let read = r.array(|r| {
+                        r.skip_space();
+                        let at = r.pos;
+                        let kind = r.string()?;
+                        if !NEGATED.iter().any(|(name, _)| *name == kind) {
+                            let reason =
+                                format!("\"negative\" names {kind:?}; it takes \"ratio\", \"difference\" or \"xv\"");
+                            return kept(&mut failed, Err(error(r, at, reason)));
+                        }
+                        negative.push(kind);
+                        Ok(())
+                    });
+                    settled(read, failed)?;
+                } else if !is_empty_value(&mut r)? {
+                    return Err(error(&r, *key_at, "\"negative\" is a list of the marks given in full"));
+                }
             }
-            "negative" => {}
             other => {
                 if !is_empty_value(&mut r)? {
                     return Err(error(&r, *key_at, format!("the f-puzzles constraint \"{other}\" is not read here")));
@@ -687,6 +701,20 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             );
         }
     }
+    // A mark given in full: every pair of neighbours without it keeps the
+    // relation's negation.
+    for kind in &negative {
+        for &(name, negations) in NEGATED.iter().filter(|(name, _)| name == kind) {
+            let marked: HashSet<(usize, usize)> = relations
+                .iter()
+                .filter(|(_, relation, _, _)| mark_of(relation) == Some(name))
+                .map(|&(a, _, _, b)| (a.min(b), a.max(b)))
+                .collect();
+            for (a, b) in neighbours(side).filter(|pair| !marked.contains(pair)) {
+                relations.extend(negations.iter().map(|&(relation, value)| (a, relation, value, b)));
+            }
+        }
+    }
     if !relations.is_empty() {
         out.push_str(", \"relations\": [");
         for (k, (first, name, value, second)) in relations.iter().enumerate() {
@@ -703,6 +731,37 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     }
     out.push('}');
     Ok((out, shape))
+}
+
+/// The marks f-puzzles can give in full (its `negative` list), and the
+/// relations every pair of neighbours without one keeps.
+const NEGATED: [(&str, &[(&str, usize)]); 3] = [
+    ("ratio", &[("not-ratio", 2)]),
+    ("difference", &[("not-difference", 1)]),
+    ("xv", &[("not-sum", 10), ("not-sum", 5)]),
+];
+
+/// A negated relation as [`NEGATED`] lists it: the mark given in full,
+/// the relation's name and its value.
+type Negation = (&'static str, &'static str, usize);
+
+/// The f-puzzles mark a translated relation came from, by its name.
+fn mark_of(relation: &str) -> Option<&'static str> {
+    match relation {
+        "ratio" => Some("ratio"),
+        "difference" => Some("difference"),
+        "sum" => Some("xv"),
+        _ => None,
+    }
+}
+
+/// Every pair of cells side by side in a row or a column, smaller first.
+fn neighbours(side: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..side * side).flat_map(move |cell| {
+        let right = (cell % side + 1 < side).then_some((cell, cell + 1));
+        let below = (cell + side < side * side).then_some((cell, cell + side));
+        right.into_iter().chain(below)
+    })
 }
 
 /// Labels for the regions of a map, one per region number.
@@ -779,7 +838,11 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
-    let [thermometers, differences, ratios, xv] = marks(board)?;
+    let ([thermometers, differences, ratios, xv], negative) = marks(board)?;
+    if !negative.is_empty() {
+        let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
+        let _ = write!(out, ",\"negative\":[{}]", names.join(","));
+    }
     let (mut odd, mut even) = (Vec::new(), Vec::new());
     if rules.has_allowed_digits() {
         let Some(map) = rules.parity_map() else {
@@ -866,30 +929,71 @@ fn grid_json(board: &Board) -> String {
 
 /// `board`'s relations as f-puzzles' thermometers (a step each), difference
 /// and ratio dots, and X and V marks; an error for any other.
-fn marks(board: &Board) -> Result<[Vec<String>; 4], String> {
+fn marks(board: &Board) -> Result<([Vec<String>; 4], Vec<&'static str>), String> {
     let side = board.shape().side();
     let names = |cells: &[usize]| {
         cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
     };
     let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Pairs with each mark, and pairs with each negated relation, by the
+    // mark's f-puzzles name.
+    let mut marked: HashMap<&str, HashSet<(usize, usize)>> = HashMap::new();
+    let mut negated: HashMap<Negation, HashSet<(usize, usize)>> = HashMap::new();
     for (first, relation, second) in board.rules().relations() {
         let pair = names(&[first, second]);
-        match relation {
-            Relation::Less => thermometers.push(format!("{{\"lines\":[[{pair}]]}}")),
-            Relation::Difference(1) => differences.push(format!("{{\"cells\":[{pair}]}}")),
-            Relation::Difference(k) => differences.push(format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}")),
-            Relation::Ratio(2) => ratios.push(format!("{{\"cells\":[{pair}]}}")),
-            Relation::Ratio(k) => ratios.push(format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}")),
-            Relation::Sum(10) => xv.push(format!("{{\"cells\":[{pair}],\"value\":\"X\"}}")),
-            Relation::Sum(5) => xv.push(format!("{{\"cells\":[{pair}],\"value\":\"V\"}}")),
-            other => {
-                return Err(format!(
-                    "f-puzzles has no mark for the relation {other} between cells {first} and {second}"
-                ));
+        let key = (first.min(second), first.max(second));
+        let mark = match relation {
+            Relation::Less => {
+                thermometers.push(format!("{{\"lines\":[[{pair}]]}}"));
+                continue;
             }
-        }
+            Relation::Difference(1) => (&mut differences, format!("{{\"cells\":[{pair}]}}"), "difference"),
+            Relation::Difference(k) => {
+                (&mut differences, format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}"), "difference")
+            }
+            Relation::Ratio(2) => (&mut ratios, format!("{{\"cells\":[{pair}]}}"), "ratio"),
+            Relation::Ratio(k) => (&mut ratios, format!("{{\"cells\":[{pair}],\"value\":\"{k}\"}}"), "ratio"),
+            Relation::Sum(10) => (&mut xv, format!("{{\"cells\":[{pair}],\"value\":\"X\"}}"), "xv"),
+            Relation::Sum(5) => (&mut xv, format!("{{\"cells\":[{pair}],\"value\":\"V\"}}"), "xv"),
+            other => {
+                let negation = NEGATED.iter().find_map(|(mark, negations)| {
+                    negations
+                        .iter()
+                        .find(|&&(name, value)| other.name() == name && other.value() == Some(value))
+                        .map(|&(name, value)| (*mark, name, value))
+                });
+                let Some(negation) = negation else {
+                    return Err(format!(
+                        "f-puzzles has no mark for the relation {other} between cells {first} and {second}"
+                    ));
+                };
+                negated.entry(negation).or_default().insert(key);
+                continue;
+            }
+        };
+        mark.0.push(mark.1);
+        marked.entry(mark.2).or_default().insert(key);
     }
-    Ok([thermometers, differences, ratios, xv])
+    // A negated relation is written as its mark given in full, which must
+    // be what it says: on every pair of neighbours without the mark.
+    let mut negative = Vec::new();
+    for (mark, negations) in NEGATED {
+        let found: Vec<_> = negations.iter().map(|&(name, value)| negated.remove(&(mark, name, value))).collect();
+        if found.iter().all(Option::is_none) {
+            continue;
+        }
+        let none = HashSet::new();
+        let with_mark = marked.get(mark).unwrap_or(&none);
+        let unmarked: HashSet<(usize, usize)> = neighbours(side).filter(|pair| !with_mark.contains(pair)).collect();
+        if found.iter().any(|pairs| pairs.as_ref() != Some(&unmarked)) {
+            return Err(format!(
+                "f-puzzles gives a mark in full or not at all: a relation that no {mark} mark holds is kept on \
+                 some pairs of neighbours and not on others"
+            ));
+        }
+        negative.push(mark);
+    }
+    Ok(([thermometers, differences, ratios, xv], negative))
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -159,6 +159,9 @@ pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
         Relation::Ratio(k) => a * k == b || b * k == a,
         Relation::Sum(k) => a + b == k,
         Relation::Apart(k) => a >= b + k || b >= a + k,
+        Relation::NotDifference(k) => a + k != b && b + k != a,
+        Relation::NotRatio(k) => a * k != b && b * k != a,
+        Relation::NotSum(k) => a + b != k,
         other => panic!("no reference for {other:?}"),
     }
 }

@@ -128,6 +128,79 @@ fn both_diagonals_and_the_named_rules() -> Result<(), Box<dyn std::error::Error>
     Ok(())
 }
 
+/// The pairs of neighbours of a 4x4 board, smaller cell first.
+fn neighbours_of_four() -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for cell in 0..16 {
+        if cell % 4 < 3 {
+            pairs.push((cell, cell + 1));
+        }
+        if cell < 12 {
+            pairs.push((cell, cell + 4));
+        }
+    }
+    pairs
+}
+
+#[test]
+fn marks_given_in_full_keep_the_other_pairs_from_them() -> Result<(), Box<dyn std::error::Error>> {
+    // Every black dot and every V of a grid, given in full.
+    let grid: Vec<usize> = "1234341221434321".bytes().map(|b| usize::from(b - b'0')).collect();
+    let ratio = |(a, b): (usize, usize)| grid[a] == 2 * grid[b] || grid[b] == 2 * grid[a];
+    let five = |(a, b): (usize, usize)| grid[a] + grid[b] == 5;
+    let cell = |c: usize| format!("\"R{}C{}\"", c / 4 + 1, c % 4 + 1);
+    let dots: Vec<String> = neighbours_of_four()
+        .into_iter()
+        .filter(|&pair| ratio(pair))
+        .map(|(a, b)| format!(r#"{{"cells":[{},{}]}}"#, cell(a), cell(b)))
+        .collect();
+    let vs: Vec<String> = neighbours_of_four()
+        .into_iter()
+        .filter(|&pair| five(pair))
+        .map(|(a, b)| format!(r#"{{"cells":[{},{}],"value":"V"}}"#, cell(a), cell(b)))
+        .collect();
+    let empty = grid_of(&".".repeat(16), 4);
+    let json = format!(
+        r#"{{"size":4,"grid":{empty},"negative":["xv","ratio"],"ratio":[{}],"xv":[{}]}}"#,
+        dots.join(","),
+        vs.join(",")
+    );
+    let board: Board = json.parse()?;
+    let mut expected = Rules::new(Shape::new(2, 2));
+    for (a, b) in neighbours_of_four() {
+        expected = match (ratio((a, b)), five((a, b))) {
+            (true, _) => expected.with_relation(a, Relation::Ratio(2), b)?,
+            (false, _) => expected.with_relation(a, Relation::NotRatio(2), b)?,
+        };
+        expected = if five((a, b)) {
+            expected.with_relation(a, Relation::Sum(5), b)?
+        } else {
+            expected.with_relation(a, Relation::NotSum(10), b)?.with_relation(a, Relation::NotSum(5), b)?
+        };
+    }
+    assert_eq!(board.rules(), expected);
+    // The solutions are the grids of 4x4 with exactly those dots and Vs.
+    let keeps = |grid: &Board| {
+        let digit = |cell: usize| usize::from(grid.get(cell).unwrap());
+        neighbours_of_four().into_iter().all(|(a, b)| {
+            let (x, y) = (digit(a), digit(b));
+            (x == 2 * y || y == 2 * x) == ratio((a, b)) && (x + y == 5 || x + y == 10) == five((a, b))
+        })
+    };
+    let solutions: Vec<Board> = board.solutions().collect();
+    assert!(solutions.iter().any(|s| s.as_str() == "1234341221434321"));
+    assert!(solutions.iter().all(keeps));
+    assert_eq!(Board::empty(Shape::new(2, 2)).solutions().filter(keeps).count(), solutions.len());
+    // Written back as f-puzzles gives them: in full.
+    let json = lazydoku::format::f_puzzles_json(&board)?;
+    assert!(json.contains(r#""negative":["ratio","xv"]"#), "{json}");
+    assert_eq!(json.parse::<Board>()?.rules(), expected);
+    // A negated relation on some pairs only has no f-puzzles form.
+    let partial = Rules::new(Shape::new(2, 2)).with_relation(0, Relation::NotRatio(2), 1)?.parse(&".".repeat(16))?;
+    assert!(lazydoku::format::f_puzzles_json(&partial).unwrap_err().to_string().contains("in full or not at all"));
+    Ok(())
+}
+
 #[test]
 fn regions_of_cells_make_a_jigsaw_and_sizes_take_their_boxes() -> Result<(), Box<dyn std::error::Error>> {
     // 6x6: boxes of two rows and three columns, as f-puzzles draws them.
@@ -206,8 +279,8 @@ fn what_cannot_be_read_says_what_and_where() {
     assert!(reason(ARROW_LINK).contains("\"arrow\" is not read"), "{}", reason(ARROW_LINK));
     let arrow = format!("{{\"size\":4,\n\"grid\":{empty},\n\"arrow\":[{{\"cells\":[\"R1C1\"]}}]}}");
     assert_eq!(reason(&arrow), "line 3, column 1: the f-puzzles constraint \"arrow\" is not read here");
-    let negative = format!(r#"{{"size":4,"grid":{empty},"negative":["ratio"]}}"#);
-    assert!(reason(&negative).contains("\"negative\" constraints"));
+    let negative = format!(r#"{{"size":4,"grid":{empty},"negative":["ratio","arrow"]}}"#);
+    assert!(reason(&negative).contains("\"negative\" names \"arrow\""), "{}", reason(&negative));
     let off = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"R5C1"}}]}}"#);
     assert!(reason(&off).contains("cell \"R5C1\" is off the 4x4 board"), "{}", reason(&off));
     let bad = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"B2"}}]}}"#);

@@ -223,6 +223,10 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
                     "disjointgroups",
                 ]);
                 members.push(format!(r#""{flag}":true"#));
+                // Marks given in full, now and then: most grids break them.
+                if random.below(3) == 0 {
+                    members.push(r#""negative":["ratio","xv"]"#.to_owned());
+                }
                 continue;
             }
             7 => (

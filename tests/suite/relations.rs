@@ -14,7 +14,8 @@ fn digits(grid: &str) -> Vec<usize> {
 
 /// A relation between cells `a` and `b` of `grid`, of a kind that `kind`
 /// picks: kinds 0 to 4 are read off the grid's digits there, so that the
-/// grid keeps them; kinds 5 to 9 are fixed relations that it may break.
+/// grid keeps them; kinds 5 to 9 are fixed relations that it may break;
+/// kinds 11 to 13 are negated ones the grid keeps, 14 to 16 fixed ones.
 /// `None` where the grid's digits give no relation of that kind.
 fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Option<(usize, Relation, usize)> {
     let (x, y) = (grid[a], grid[b]);
@@ -30,6 +31,13 @@ fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Opt
         7 => Some((a, Relation::Ratio(2), b)),
         8 => Some((a, Relation::Sum(side + 1), b)),
         9 => Some((a, Relation::Apart(side / 2), b)),
+        // The negated dots and marks, read off the grid (kept) or fixed.
+        11 if x.abs_diff(y) != 1 => Some((a, Relation::NotDifference(1), b)),
+        12 if x != 2 * y && y != 2 * x => Some((a, Relation::NotRatio(2), b)),
+        13 => Some((a, Relation::NotSum(x + y + 1), b)),
+        14 => Some((a, Relation::NotDifference(1), b)),
+        15 => Some((a, Relation::NotRatio(2), b)),
+        16 => Some((a, Relation::NotSum(side + 1), b)),
         _ => None,
     }
 }
@@ -61,7 +69,7 @@ proptest! {
         seed in 1..u64::MAX,
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.25), 36),
-        picks in prop::collection::vec((0..36usize, 0..36usize, 0..11u8), 0..10),
+        picks in prop::collection::vec((0..36usize, 0..36usize, 0..17u8), 0..10),
         thermometer in prop::option::of((0..36usize, prop::collection::vec(0..8usize, 1..6))),
     ) {
         let (br, bc) = if six { (2, 3) } else { (2, 2) };
@@ -271,7 +279,7 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,
-            "-:1:46: unknown relation \"more\"; use less, difference, ratio, sum or apart",
+            "-:1:46: unknown relation \"more\"; use less, difference, ratio, sum, apart, not-difference, not-ratio or not-sum",
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 16], "relation": "less"}]}"#,
