@@ -19,6 +19,11 @@ struct JsonCage {
 pub(super) struct Reader<'a> {
     pub(super) text: &'a str,
     pub(super) pos: usize,
+    /// The last place asked for: a byte, its line and its column. Places
+    /// are asked for in order as an object is read, so each is counted on
+    /// from the last (an object with thousands of relations on one line
+    /// took most of its reading time counting from the start each time).
+    last_place: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// How deep arrays and objects may nest in a value that is skipped: far
@@ -28,14 +33,27 @@ const MAX_DEPTH: usize = 64;
 impl<'a> Reader<'a> {
     /// A reader at the start of `text`.
     pub(super) fn new(text: &'a str) -> Reader<'a> {
-        Reader { text, pos: 0 }
+        Reader { text, pos: 0, last_place: std::cell::Cell::new((0, 1, 1)) }
     }
 
     /// The line and column (from 1, in characters) of byte `at`.
     pub(super) fn place(&self, at: usize) -> (usize, usize) {
-        let before = &self.text[..at];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        let (from, mut line, mut column) = self.last_place.get();
+        let from = if at >= from {
+            from
+        } else {
+            (line, column) = (1, 1);
+            0
+        };
+        let between = &self.text[from..at];
+        match between.rfind('\n') {
+            Some(last) => {
+                line += between.matches('\n').count();
+                column = between[last + 1..].chars().count() + 1;
+            }
+            None => column += between.chars().count(),
+        }
+        self.last_place.set((at, line, column));
         (line, column)
     }
 
@@ -252,7 +270,7 @@ impl Rules {
     /// # Ok::<(), lazydoku::RulesError>(())
     /// ```
     pub fn with_cage_json(self, text: &str) -> Result<Rules, RulesError> {
-        let mut reader = Reader { text, pos: 0 };
+        let mut reader = Reader::new(text);
         let mut cages = Vec::new();
         let mut found_cages = false;
         if reader.peek() == Some('{') {
@@ -337,7 +355,7 @@ impl PuzzleObject {
             RulesError::CageMap { line, column, reason } => (line, column, reason),
             other => (1, 1, other.to_string()),
         };
-        let mut reader = Reader { text, pos: 0 };
+        let mut reader = Reader::new(text);
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd) = (None, None);

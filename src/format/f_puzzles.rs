@@ -1131,6 +1131,20 @@ mod tests {
     }
 
     #[test]
+    fn places_counted_on_from_the_last_are_those_counted_from_the_start() {
+        let text = "ab\ncdé\n\nfg h\né";
+        let reader = Reader::new(text);
+        let counted = |at: usize| {
+            let before = &text[..at];
+            (before.matches('\n').count() + 1, before.rsplit('\n').next().unwrap_or_default().chars().count() + 1)
+        };
+        let forward: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        for &at in forward.iter().chain(forward.iter().rev()).chain(&[5, 0, 9, 2, 9, 16]) {
+            assert_eq!(reader.place(at), counted(at), "byte {at}");
+        }
+    }
+
+    #[test]
     fn broken_data_is_an_error() {
         let good = compress("{\"size\":4,\"grid\":[]}");
         assert!(decompress(&good[..good.len() / 2]).is_err());

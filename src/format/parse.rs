@@ -518,14 +518,27 @@ impl Parser {
         for (cells, place) in &object.extra_regions {
             rules = rules.with_region(cells).map_err(|e| at(*place, e))?;
         }
-        for (cells, place) in &object.distinct_groups {
-            rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
+        // Groups and relations are added at once, as the rules are built
+        // anew for each addition (an f-puzzles puzzle whose marks are given
+        // in full has thousands of relations on 25x25); one at a time only
+        // to place an error.
+        let groups = object.distinct_groups.iter().map(|(cells, _)| cells.clone());
+        if let Ok(all) = rules.clone().with_distinct_groups(groups) {
+            rules = all;
+        } else {
+            for (cells, place) in &object.distinct_groups {
+                rules = rules.with_distinct(cells).map_err(|e| at(*place, e))?;
+            }
         }
         for (cells, place) in &object.thermometers {
             rules = rules.with_thermometer(cells).map_err(|e| at(*place, e))?;
         }
-        for &((first, relation, second), place) in &object.relations {
-            rules = rules.with_relation(first, relation, second).map_err(|e| at(place, e))?;
+        if let Ok(all) = rules.clone().with_relations(object.relations.iter().map(|&(relation, _)| relation)) {
+            rules = all;
+        } else {
+            for &((first, relation, second), place) in &object.relations {
+                rules = rules.with_relation(first, relation, second).map_err(|e| at(place, e))?;
+            }
         }
         if let Some((cells, place)) = &object.even {
             rules = rules.with_even(cells).map_err(|e| at(*place, e))?;
