@@ -152,17 +152,13 @@ impl Relation {
             // Above the smallest digit the first cell may hold.
             Relation::Less => first.checked_sub(1).map_or(0, |_| !(first ^ (first - 1)) & full),
             Relation::Difference(k) => shifted(first, k, full),
-            Relation::Ratio(k) => {
-                each_digit(first, |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)], full)
-            }
+            Relation::Ratio(k) => each_digit(first, multiples(k), full),
             Relation::Sum(k) => each_digit(first, |d| [k.checked_sub(d), None], full),
             Relation::Apart(k) => apart(first, k, full),
             // A digit supports every digit but the few its relation would
             // pair it with.
             Relation::NotDifference(k) => each_digit_but(first, |d| [d.checked_add(k), d.checked_sub(k)], full),
-            Relation::NotRatio(k) => {
-                each_digit_but(first, |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)], full)
-            }
+            Relation::NotRatio(k) => each_digit_but(first, multiples(k), full),
             Relation::NotSum(k) => each_digit_but(first, |d| [k.checked_sub(d), None], full),
         }
     }
@@ -208,13 +204,7 @@ fn each_digit_but(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2],
     while mask != 0 && out != full {
         let digit = mask.trailing_zeros() as usize + 1;
         mask &= mask - 1;
-        let mut paired = 0u32;
-        for partner in partners(digit).into_iter().flatten() {
-            if (1..=32).contains(&partner) {
-                paired |= 1 << (partner - 1);
-            }
-        }
-        out |= full & !paired;
+        out |= full & !bits_of(partners(digit));
     }
     out & full
 }
@@ -225,13 +215,19 @@ fn each_digit(mut mask: u32, partners: impl Fn(usize) -> [Option<usize>; 2], ful
     while mask != 0 {
         let digit = mask.trailing_zeros() as usize + 1;
         mask &= mask - 1;
-        for partner in partners(digit).into_iter().flatten() {
-            if (1..=32).contains(&partner) {
-                out |= 1 << (partner - 1);
-            }
-        }
+        out |= bits_of(partners(digit));
     }
     out & full
+}
+
+/// The digit bits of `partners`, those of 1 to 32.
+fn bits_of(partners: [Option<usize>; 2]) -> u32 {
+    partners.into_iter().flatten().filter(|partner| (1..=32).contains(partner)).fold(0, |bits, p| bits | 1 << (p - 1))
+}
+
+/// The digits `k` times a digit, and the digit `k` times which it is.
+fn multiples(k: usize) -> impl Fn(usize) -> [Option<usize>; 2] {
+    move |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)]
 }
 
 impl fmt::Display for Relation {
