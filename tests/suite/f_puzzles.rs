@@ -249,6 +249,10 @@ fn links_read_as_their_json() -> Result<(), Box<dyn std::error::Error>> {
     let expected = Rules::new(Shape::new(2, 2)).with_cage(5, &[1, 2])?.with_cage(5, &[15, 11])?;
     assert_eq!(from_link.rules(), expected);
     assert_eq!(from_link.count_solutions(usize::MAX), expected.parse("1...............")?.count_solutions(usize::MAX));
+    // Read by the rules it has, and refused by others, at the link.
+    assert_eq!(expected.parse(TWO_CAGES_LINK)?, from_link);
+    let other = Rules::new(Shape::new(2, 2)).parse(TWO_CAGES_LINK).unwrap_err();
+    assert_eq!(other.position(), Some((1, 1)), "{other}");
     // Escaped as a link may be in a page, and with other parameters.
     let (site, payload) = TWO_CAGES_LINK.split_once("load=").expect("a link");
     let escaped = format!("{site}load={}", payload.replace('+', "%2B").replace('/', "%2F").replace('=', "%3D"));
