@@ -436,4 +436,26 @@ fn generated_puzzles_come_f_puzzles_output_that_read_back_the_same() {
     let link = String::from_utf8(out.stdout).unwrap();
     let solution: Board = link.trim_end().parse().expect("a link");
     assert_eq!(Some(solution), TWO_CAGES.parse::<Board>().unwrap().solve());
+    // A puzzle whose rules f-puzzles cannot hold is answered as invalid,
+    // in its place, on stderr with its line, and in the exit status.
+    let whispers =
+        r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "apart", "value": 2}]}"#;
+    let out = common::run(
+        &["solve", "--format", "f-puzzles"],
+        format!(
+            "{TWO_CAGES}
+{whispers}
+"
+        ),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("https://f-puzzles.com/?load="), "{text}");
+    assert_eq!(
+        lines[1],
+        "invalid: f-puzzles has no mark for the relation they differ by 2 or more between cells 0 and 1"
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("-:2: f-puzzles has no mark for the relation"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
 }

@@ -282,6 +282,14 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
         Ok(puzzle) => puzzle,
         Err(outcome) => return outcome,
     };
+    // Rules that f-puzzles cannot hold (only a JSON puzzle brings them)
+    // leave no board to answer with in its format: said as for any
+    // invalid puzzle, on stderr with the line and in the exit status.
+    if settings.format == Some(Format::FPuzzles) && matches!(question, Question::Solve | Question::Canon { .. }) {
+        if let Err(e) = lazydoku::format::f_puzzles_json(&puzzle.board) {
+            return failure(settings, origin, puzzle.line, puzzle.lines, Status::Invalid, None, e.to_string());
+        }
+    }
     let found = match question {
         Question::Solve => solve(settings, &puzzle),
         Question::Count(limit) => count(settings, &puzzle, limit),
@@ -748,6 +756,8 @@ pub fn render(settings: &Settings, layout: Option<&Layout>, board: &Board) -> St
 /// The f-puzzles link of `board`, or in its place the rule that f-puzzles
 /// cannot hold (a relation other than its dots and marks, digits allowed
 /// other than even or odd ones), which only rules read from JSON can have.
+/// `solve` and `canon` refuse such a puzzle before it is answered; `all`
+/// writes this in place of each board.
 pub fn f_puzzles_link(board: &Board) -> String {
     lazydoku::format::f_puzzles_link(board).unwrap_or_else(|e| format!("invalid: {e}"))
 }
