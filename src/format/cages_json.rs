@@ -8,6 +8,14 @@ fn hex_unit(chars: &mut impl Iterator<Item = (usize, char)>) -> Option<u16> {
     u16::from_str_radix(&hex, 16).ok().filter(|_| hex.len() == 4)
 }
 
+/// A reader's error as the line, column and reason the parser reports.
+pub(super) fn placed(e: RulesError) -> (usize, usize, String) {
+    match e {
+        RulesError::CageMap { line, column, reason } => (line, column, reason),
+        other => (1, 1, other.to_string()),
+    }
+}
+
 /// A cage as read, with where it starts for errors.
 struct JsonCage {
     at: (usize, usize),
@@ -351,10 +359,7 @@ impl PuzzleObject {
     /// `regions`, `cages` and `rules`; other members are skipped. A comma
     /// may follow it. An error gives its line, column and reason.
     pub(super) fn read(text: &str) -> Result<PuzzleObject, (usize, usize, String)> {
-        let fail = |e: RulesError| match e {
-            RulesError::CageMap { line, column, reason } => (line, column, reason),
-            other => (1, 1, other.to_string()),
-        };
+        let fail = placed;
         let mut reader = Reader::new(text);
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);

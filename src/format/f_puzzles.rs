@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
-use super::cages_json::Reader;
+use super::cages_json::{Reader, placed};
 use crate::board::{Board, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
 
 /// A board whose rules f-puzzles cannot hold: what is missing.
@@ -68,14 +68,11 @@ pub(super) fn link_payload(text: &str) -> Option<String> {
         path.strip_prefix("fpuzzles").or_else(|| path.strip_prefix("fpuz"))?
     };
     let payload = &payload[..payload.find(['&', '?', '#']).unwrap_or(payload.len())];
+    let escapes = [("%2B", "+"), ("%2F", "/"), ("%3D", "=")];
     Some(
-        payload
-            .replace("%2B", "+")
-            .replace("%2b", "+")
-            .replace("%2F", "/")
-            .replace("%2f", "/")
-            .replace("%3D", "=")
-            .replace("%3d", "="),
+        escapes.iter().fold(payload.to_owned(), |text, (escape, c)| {
+            text.replace(escape, c).replace(&escape.to_ascii_lowercase(), c)
+        }),
     )
 }
 
@@ -219,14 +216,6 @@ pub(super) fn is_object(text: &str) -> bool {
 fn error(reader: &Reader<'_>, at: usize, reason: impl Into<String>) -> (usize, usize, String) {
     let (line, column) = reader.place(at);
     (line, column, reason.into())
-}
-
-/// Moves a reader's error to the triple the parser reports.
-fn placed(e: RulesError) -> (usize, usize, String) {
-    match e {
-        RulesError::CageMap { line, column, reason } => (line, column, reason),
-        other => (1, 1, other.to_string()),
-    }
 }
 
 /// What is read of the members of an f-puzzles object: each member's
@@ -654,20 +643,17 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     // Windoku's windows, written by f-puzzles as extra regions, are the
     // rule of that name, as this crate writes them.
     if let Some(shape) = shape_with_boxes.filter(|_| !jigsaw) {
-        let windows: Vec<Vec<usize>> = Rules::new(shape)
-            .with_windows()
-            .regions()
-            .filter(|(kind, _)| *kind == Region::Window)
-            .map(|(_, mut cells)| {
-                cells.sort_unstable();
-                cells
-            })
-            .collect();
         let sorted = |cells: &Vec<usize>| {
             let mut cells = cells.clone();
             cells.sort_unstable();
             cells
         };
+        let windows: Vec<Vec<usize>> = Rules::new(shape)
+            .with_windows()
+            .regions()
+            .filter(|(kind, _)| *kind == Region::Window)
+            .map(|(_, cells)| sorted(&cells))
+            .collect();
         if !windows.is_empty() && windows.iter().all(|window| extra.iter().any(|cells| sorted(cells) == *window)) {
             extra.retain(|cells| !windows.contains(&sorted(cells)));
             names.push("windoku");
