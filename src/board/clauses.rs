@@ -104,6 +104,11 @@ impl Clauses {
             cells.push((cell, vars, cands[cell]));
             vars += cands[cell].count_ones() as usize;
         }
+        // Sums whose digits may repeat have no clauses here: the search
+        // keeps them.
+        if geometry.has_sums() {
+            return None;
+        }
         let cages = cage_fillings(geometry, text, cands)?;
         let var = |cell: usize, digit: usize| first[cell] + (cands[cell] & ((1 << digit) - 1)).count_ones() as usize;
         let mut solver = Solver::new(vars + cages.iter().map(|(_, sets)| sets.len()).sum::<usize>());

@@ -113,6 +113,23 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of a sum
+    /// ([`Rules::with_sum`](crate::Rules::with_sum)) or an arrow
+    /// ([`Rules::with_arrow`](crate::Rules::with_arrow)) whose digits do not
+    /// add up.
+    SumBroken {
+        /// What the digits must add up to: the sum's total, or the number
+        /// in the arrow's circle.
+        sum: usize,
+        /// What they add up to (an arrow's shaft).
+        found: usize,
+        /// Whether the cells are an arrow's.
+        arrow: bool,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
 }
 
 impl fmt::Display for Conflict {
@@ -162,11 +179,33 @@ impl fmt::Display for Conflict {
                 row + 1,
                 col + 1
             ),
+            Conflict::SumBroken { sum, found, arrow, row, col } => {
+                write!(f, "row {}, column {} completes {}", row + 1, col + 1, SumMismatch { sum, found, arrow })
+            }
         }
     }
 }
 
 impl std::error::Error for Conflict {}
+
+/// How a filled sum or arrow fails to add up, as the end of a sentence:
+/// "an arrow whose shaft adds up to 7, not the 8 in its circle".
+pub(crate) struct SumMismatch {
+    pub(crate) sum: usize,
+    pub(crate) found: usize,
+    pub(crate) arrow: bool,
+}
+
+impl fmt::Display for SumMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SumMismatch { sum, found, arrow } = *self;
+        if arrow {
+            write!(f, "an arrow whose shaft adds up to {found}, not the {sum} in its circle")
+        } else {
+            write!(f, "a sum whose digits add up to {found}, not its total of {sum}")
+        }
+    }
+}
 
 /// What the rules allow a cell, as the end of a sentence about a digit
 /// that is not among it: "the rules allow only 2, 4, 6 or 8 there". The

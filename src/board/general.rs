@@ -10,6 +10,7 @@ use smallvec::SmallVec;
 
 use super::engine::Engine;
 use super::relation::Related;
+use super::sum::{contribution, digits_within};
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
@@ -49,6 +50,9 @@ struct Pending {
     /// Relations between two cells ([`Geometry::relations_of`]'s
     /// numbering) with a cell changed since they were last looked at.
     dirty_relations: SmallVec<[u64; 4]>,
+    /// Sums whose digits may repeat ([`Geometry::sums_of`]'s numbering)
+    /// with a cell changed since they were last looked at.
+    dirty_sums: SmallVec<[u64; 4]>,
 }
 
 /// Sets bit `k` of the bit set `set`, growing it as needed.
@@ -90,15 +94,16 @@ impl Pending {
             dirty_cages: SmallVec::new(),
             every_cage: false,
             dirty_relations: SmallVec::new(),
+            dirty_sums: SmallVec::new(),
         }
     }
 
-    /// Marks the cages of `cell` for a look at their sums, and its
-    /// relations for a look at their supports.
+    /// Marks the cages and sums of `cell` for a look at their totals, and
+    /// its relations for a look at their supports.
     #[inline]
     fn cell_changed(&mut self, g: &Geometry, cell: usize) {
-        // Most boards have neither: two tests on the hot path.
-        if g.has_cages() || g.has_relations() {
+        // Most boards have none: three tests on the hot path.
+        if g.has_cages() || g.has_relations() || g.has_sums() {
             self.mark_watchers(g, cell);
         }
     }
@@ -110,6 +115,9 @@ impl Pending {
         }
         for &k in g.relations_of(cell) {
             mark(&mut self.dirty_relations, k as usize);
+        }
+        for &k in g.sums_of(cell) {
+            mark(&mut self.dirty_sums, k as usize);
         }
     }
 
@@ -429,6 +437,9 @@ impl General {
         for k in 0..g.relations.len() {
             mark(&mut pending.dirty_relations, k);
         }
+        for k in 0..g.sums.len() {
+            mark(&mut pending.dirty_sums, k);
+        }
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
                 0 => return Err(Contradiction),
@@ -477,6 +488,10 @@ impl General {
             if self.relation_supports(g, pending)? {
                 continue;
             }
+            // And the last cells of a sum: this checks its total.
+            if self.sum_bounds(g, pending)? {
+                continue;
+            }
             if self.empty == 0 {
                 // Singles may fill a cage's last cells in one round: check its sum.
                 return self.cage_sums(g, pending).map(|_| ());
@@ -508,6 +523,46 @@ impl General {
             let (first, second) = (usize::from(first), usize::from(second));
             changed |= self.keep_only(g, second, relation.seconds_for(self.cands[first], g.full), pending)?;
             changed |= self.keep_only(g, first, relation.firsts_for(self.cands[second], g.full), pending)?;
+        }
+        Ok(changed)
+    }
+
+    /// Sums whose digits may repeat (little killers, arrows): a cell keeps
+    /// a digit only if the other cells' least and greatest contributions
+    /// can make up the rest of the total. Bounds, not every combination:
+    /// a filled sum is checked exactly, and the search does the rest.
+    /// Returns whether anything was eliminated.
+    fn sum_bounds(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
+        if !g.has_sums() {
+            return Ok(false);
+        }
+        let dirty = std::mem::take(&mut pending.dirty_sums);
+        let mut changed = false;
+        for k in members(&dirty) {
+            let linear = &g.linear[k];
+            let total = i64::from(linear.total);
+            // Each narrowing tightens the others' bounds: again until none.
+            loop {
+                let (low, high) = linear.terms.iter().fold((0, 0), |(low, high), &(cell, weight)| {
+                    let (a, b) = contribution(self.cands[usize::from(cell)], weight);
+                    (low + a, high + b)
+                });
+                if !(low..=high).contains(&total) {
+                    return Err(self.fail(Conflict::Cell(linear.terms[0].0)));
+                }
+                let mut narrowed = false;
+                for &(cell, weight) in &linear.terms {
+                    let cell = usize::from(cell);
+                    let (a, b) = contribution(self.cands[cell], weight);
+                    // The others add `low - a` to `high - b`.
+                    let keep = digits_within(self.cands[cell], weight, total - (high - b), total - (low - a));
+                    narrowed |= self.keep_only(g, cell, keep, pending)?;
+                }
+                changed |= narrowed;
+                if !narrowed {
+                    break;
+                }
+            }
         }
         Ok(changed)
     }
@@ -970,7 +1025,7 @@ impl Engine for General {
         // The direct count knows peers only: not sums, not consecutive
         // digits, not relations.
         let g = &self.geometry;
-        let pairs_only = g.cages.is_empty() && !g.non_consecutive && !g.has_relations();
+        let pairs_only = g.cages.is_empty() && !g.non_consecutive && !g.has_relations() && !g.has_sums();
         if !self.settled || !pairs_only || empty > threshold.min(MAX_CELLS) {
             return None;
         }

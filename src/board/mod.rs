@@ -13,6 +13,7 @@ mod rules;
 mod shape;
 mod solutions;
 mod spare;
+mod sum;
 mod transform;
 mod weighted;
 
@@ -29,7 +30,7 @@ pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub(crate) use clauses::Clauses;
 pub use conflict::Conflict;
-pub(crate) use conflict::OnlyAllowed;
+pub(crate) use conflict::{OnlyAllowed, SumMismatch};
 pub(crate) use relation::Broken;
 pub use relation::Relation;
 use rules::SharedGeometry;
@@ -346,6 +347,13 @@ impl Board {
                 if found != cage.sum {
                     return Err(Conflict::CageSum { sum: cage.sum, found, row, col });
                 }
+            }
+        }
+        // A sum this digit fills must add up.
+        for &k in g.sums_of(cell) {
+            let rule = &g.sums[k as usize];
+            if let Some((sum, found)) = rule.broken(|c| self.get(c)) {
+                return Err(Conflict::SumBroken { sum, found, arrow: rule.is_arrow(), row, col });
             }
         }
         Ok(())

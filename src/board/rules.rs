@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
+use super::sum::SumRule;
 use super::{Candidates, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
@@ -78,6 +79,7 @@ impl fmt::Debug for Rules {
             .field("distinct", &self.geometry.distinct.len())
             .field("non_consecutive", &self.geometry.non_consecutive)
             .field("relations", &self.geometry.relations.len())
+            .field("sums", &self.geometry.sums.len())
             .field(
                 "cells_with_allowed_digits",
                 &self.geometry.allowed.iter().filter(|&&m| m != self.geometry.full).count(),
@@ -718,6 +720,146 @@ impl Rules {
         self.with_relations(cells.windows(2).map(|pair| (pair[0], Relation::Less, pair[1])))
     }
 
+    /// These rules with a sum whose digits may repeat: the digits of
+    /// `cells` add up to `total`. A little killer clue (a total along a
+    /// diagonal) is one; so is any cage whose digits need not differ.
+    /// Regions still keep their digits apart where the cells share one.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`] for a
+    /// cell given twice, and [`RulesError::ImpossibleDigitSum`] for no
+    /// cell, or a total below one or above the board's side per cell.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // A 4x4 board whose main diagonal adds up to 4: four 1s.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_sum(4, &[0, 5, 10, 15])?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     assert!([0, 5, 10, 15].iter().all(|&c| solution.get(c) == Some(1)));
+    /// }
+    /// assert_eq!(rules.sums().collect::<Vec<_>>(), [(4, vec![0, 5, 10, 15])]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_sum(17, &[0, 5, 10, 15]),
+    ///     Err(RulesError::ImpossibleDigitSum { sum: 17, cells: 4, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_sum(self, total: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_sum(total, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// These rules with an arrow: the digits of `shaft` add up to the
+    /// number in the circle. A circle of one cell holds a digit; a circle
+    /// of several cells (a pill) holds a number written in decimal, its
+    /// first cell the leading digit, which needs a board whose digits are
+    /// below 10. Digits on the shaft may repeat where no region forbids it.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`] for a
+    /// cell given twice (in the circle and the shaft together), and
+    /// [`RulesError::ImpossibleArrow`] for an empty circle or shaft, a pill
+    /// on a board with digits from 10 up, or a shaft that cannot add up to
+    /// any number the circle can hold.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // On a 4x4 board, the first cell is the sum of the two below it.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_arrow(&[0], &[4, 8])?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let digit = |cell| solution.get(cell).unwrap();
+    ///     assert_eq!(digit(0), digit(4) + digit(8));
+    /// }
+    /// assert_eq!(rules.arrows().collect::<Vec<_>>(), [(vec![0], vec![4, 8])]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_arrow(&[0], &[1, 2, 3, 4, 8]),
+    ///     Err(RulesError::ImpossibleArrow { circle: 1, shaft: 5, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_arrow(self, circle: &[usize], shaft: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_arrow(circle, shaft)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every sum of [`Rules::with_sum`]: its total and its cells, in the
+    /// order the rules keep them.
+    pub fn sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
+        self.geometry.sums.iter().filter_map(|rule| match rule {
+            SumRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
+            SumRule::Arrow { .. } => None,
+        })
+    }
+
+    /// Every arrow of [`Rules::with_arrow`]: its circle and its shaft, in
+    /// the order the rules keep them.
+    pub fn arrows(&self) -> impl Iterator<Item = (Vec<usize>, Vec<usize>)> + '_ {
+        let cells = |cells: &[u16]| cells.iter().map(|&c| usize::from(c)).collect();
+        self.geometry.sums.iter().filter_map(move |rule| match rule {
+            SumRule::Arrow { circle, shaft } => Some((cells(circle), cells(shaft))),
+            SumRule::Total { .. } => None,
+        })
+    }
+
+    /// The sum rule of [`Rules::with_sum`], checked against these rules.
+    pub(crate) fn checked_sum(&self, total: usize, cells: &[usize]) -> Result<SumRule, RulesError> {
+        let side = self.geometry.side;
+        let cells = self.sum_cells(cells)?;
+        let rule = SumRule::Total { total, cells };
+        let fits = i32::try_from(total).is_ok() && !rule.linear().terms.is_empty() && rule.linear().possible(side);
+        if !fits {
+            let count = rule.cells().count();
+            return Err(RulesError::ImpossibleDigitSum { sum: total, cells: count, side });
+        }
+        Ok(rule)
+    }
+
+    /// The sum rule of [`Rules::with_arrow`], checked against these rules.
+    pub(crate) fn checked_arrow(&self, circle: &[usize], shaft: &[usize]) -> Result<SumRule, RulesError> {
+        let side = self.geometry.side;
+        let both: Vec<usize> = circle.iter().chain(shaft).copied().collect();
+        let mut cells = self.sum_cells(&both)?;
+        let shaft = cells.split_off(circle.len());
+        let impossible = RulesError::ImpossibleArrow { circle: circle.len(), shaft: shaft.len(), side };
+        // A pill past three cells holds a number no shaft on a board of
+        // 625 cells reaches; past nine its weights would overflow.
+        if cells.is_empty() || shaft.is_empty() || (cells.len() > 1 && side > 9) || cells.len() > 3 {
+            return Err(impossible);
+        }
+        let rule = SumRule::Arrow { circle: cells, shaft };
+        if !rule.linear().possible(side) {
+            return Err(impossible);
+        }
+        Ok(rule)
+    }
+
+    /// `cells` as the rules keep them, each on the board and given once.
+    fn sum_cells(&self, cells: &[usize]) -> Result<Vec<u16>, RulesError> {
+        let count = self.geometry.cells;
+        if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
+            return Err(RulesError::CellOutOfRange { cell, cells: count });
+        }
+        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+            return Err(RulesError::RepeatedSumCell { cell });
+        }
+        // Every cell is below the cell count, at most 625: each fits.
+        Ok(cells.iter().map(|&c| u16::try_from(c).unwrap_or(u16::MAX)).collect())
+    }
+
+    /// These rules with `more` sums (checked by the caller), built once.
+    pub(crate) fn with_sum_rules(self, more: Vec<SumRule>) -> Rules {
+        if more.is_empty() {
+            return self;
+        }
+        let mut all = self.geometry.sums.clone();
+        all.extend(more);
+        Rules::sharing(self.geometry.with_sums(all))
+    }
+
     /// These rules with each of `cells` (numbered row by row from 0)
     /// holding one of `digits` only: the shaded cells of even-odd puzzles,
     /// or any other set. A cell given several times keeps the digits all of
@@ -929,6 +1071,7 @@ impl Rules {
             Geometry::from_parts(shape, units, cages, like.distinct.clone())
                 .non_consecutive(like.non_consecutive)
                 .related(like.relations.clone())
+                .summed(like.sums.clone())
                 .allowing(like.allowed.clone()),
         )
     }
@@ -1043,6 +1186,34 @@ pub enum RulesError {
         /// The board's side: the most cells a thermometer may have.
         side: usize,
     },
+    /// A sum ([`Rules::with_sum`]) or an arrow ([`Rules::with_arrow`])
+    /// that holds a cell twice.
+    RepeatedSumCell {
+        /// The cell.
+        cell: usize,
+    },
+    /// A sum ([`Rules::with_sum`]) that no digits of the board make on its
+    /// cells: no cell, or a total below one or above the side per cell.
+    ImpossibleDigitSum {
+        /// The total asked for.
+        sum: usize,
+        /// The sum's cells.
+        cells: usize,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
+    /// An arrow ([`Rules::with_arrow`]) that cannot hold: an empty circle or
+    /// shaft, a circle of more than one cell (a number of several digits)
+    /// on a board with digits from 10 up or of more than three cells, or a
+    /// shaft whose digits cannot add up to any number the circle holds.
+    ImpossibleArrow {
+        /// The circle's cells.
+        circle: usize,
+        /// The shaft's cells.
+        shaft: usize,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
     /// A digit outside 1 to the board's side, as
     /// [`Rules::with_allowed_digits`] was given.
     DigitOutOfRange {
@@ -1126,6 +1297,16 @@ impl fmt::Display for RulesError {
             RulesError::ThermometerLength { found, side } => {
                 write!(f, "a thermometer has {found} cells; it needs 1 to {side}")
             }
+            RulesError::RepeatedSumCell { cell } => {
+                write!(f, "cell {cell} is given twice in one sum or arrow")
+            }
+            RulesError::ImpossibleDigitSum { sum, cells, side } => {
+                write!(f, "no {cells} digits of 1 to {side} add up to {sum}; a sum needs 1 to {side} per cell")
+            }
+            RulesError::ImpossibleArrow { circle, shaft, side } => write!(
+                f,
+                "an arrow with {circle} cells in its circle and {shaft} on its shaft cannot hold on digits 1 to {side}"
+            ),
             RulesError::DigitOutOfRange { digit, side } => {
                 write!(f, "digit {digit} is off the board; use 1 to {side}")
             }

@@ -6,6 +6,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::relation::Related;
+use super::sum::{Linear, SumRule};
 
 /// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
 pub const MAX_SIDE: usize = 25;
@@ -317,6 +318,15 @@ pub(crate) struct Geometry {
     /// both empty without relations.
     cell_relations: Vec<u32>,
     cell_relation_start: Vec<u32>,
+    /// Sums whose digits may repeat (little killers, arrows), sorted and
+    /// each once, as given; `linear` holds the same rules as equations.
+    pub(crate) sums: Vec<SumRule>,
+    pub(crate) linear: Vec<Linear>,
+    /// The sums of cell `c` (indices into `sums`) are
+    /// `cell_sums[cell_sum_start[c]..cell_sum_start[c + 1]]`; both empty
+    /// without sums.
+    cell_sums: Vec<u32>,
+    cell_sum_start: Vec<u32>,
     /// The digits each cell may hold (even or odd cells, say), one mask a
     /// cell; empty when every cell may hold every digit.
     pub(crate) allowed: Vec<u32>,
@@ -731,6 +741,7 @@ impl PartialEq for Geometry {
             || self.distinct != other.distinct
             || self.non_consecutive != other.non_consecutive
             || self.relations != other.relations
+            || self.sums != other.sums
             || self.allowed != other.allowed
         {
             return false;
@@ -757,6 +768,7 @@ impl Geometry {
             && self.distinct.is_empty()
             && !self.non_consecutive
             && self.relations.is_empty()
+            && self.sums.is_empty()
             && self.kinds == classic.kinds
             && self.unit_cells == classic.unit_cells
     }
@@ -823,7 +835,11 @@ impl Geometry {
     /// rule.
     fn rebuilt(&self, cages: Vec<Cage>, distinct: Vec<Vec<u16>>, non_consecutive: bool) -> Geometry {
         let geometry = Geometry::from_units(self.shape, self.kinds.clone(), self.unit_cells.clone(), cages, distinct);
-        geometry.non_consecutive(non_consecutive).related(self.relations.clone()).allowing(self.allowed.clone())
+        geometry
+            .non_consecutive(non_consecutive)
+            .related(self.relations.clone())
+            .summed(self.sums.clone())
+            .allowing(self.allowed.clone())
     }
 
     /// This geometry with the non-consecutive rule, or without it.
@@ -842,7 +858,54 @@ impl Geometry {
             self.cages.clone(),
             self.distinct.clone(),
         );
-        geometry.non_consecutive(self.non_consecutive).related(relations).allowing(self.allowed.clone())
+        geometry
+            .non_consecutive(self.non_consecutive)
+            .related(relations)
+            .summed(self.sums.clone())
+            .allowing(self.allowed.clone())
+    }
+
+    /// This geometry with `sums` (checked by the caller) in place of its
+    /// sums. Nothing else depends on them.
+    pub(crate) fn with_sums(&self, sums: Vec<SumRule>) -> Geometry {
+        self.clone().summed(sums)
+    }
+
+    /// This geometry with `sums`, sorted and without repeats, their
+    /// equations, and each cell's list of them.
+    pub(crate) fn summed(mut self, mut sums: Vec<SumRule>) -> Geometry {
+        sums.sort_unstable();
+        sums.dedup();
+        (self.cell_sums, self.cell_sum_start) = if sums.is_empty() {
+            (Vec::new(), Vec::new())
+        } else {
+            by_cell(
+                self.cells,
+                sums.iter().enumerate().flat_map(|(k, sum)| {
+                    let k = u32::try_from(k).expect("fewer than 2^32 sums");
+                    sum.cells().map(move |cell| (usize::from(cell), k))
+                }),
+            )
+        };
+        self.linear = sums.iter().map(SumRule::linear).collect();
+        self.sums = sums;
+        self
+    }
+
+    /// Whether some cells keep a sum whose digits may repeat.
+    #[inline]
+    pub(crate) fn has_sums(&self) -> bool {
+        !self.sums.is_empty()
+    }
+
+    /// The sums (indices into `sums`) that `cell` takes part in: none on a
+    /// board without them.
+    #[inline]
+    pub(crate) fn sums_of(&self, cell: usize) -> &[u32] {
+        match self.cell_sum_start.get(cell..cell + 2) {
+            Some(&[start, end]) => &self.cell_sums[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
     /// This geometry with `allowed` (one mask a cell, or none, checked by
@@ -1015,6 +1078,10 @@ impl Geometry {
             relations: Vec::new(),
             cell_relations: Vec::new(),
             cell_relation_start: Vec::new(),
+            sums: Vec::new(),
+            linear: Vec::new(),
+            cell_sums: Vec::new(),
+            cell_sum_start: Vec::new(),
             allowed: Vec::new(),
         }
     }

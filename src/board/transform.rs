@@ -33,8 +33,9 @@ impl Board {
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
     /// on killer and non-consecutive rules, on relations between cells
-    /// (thermometers, Kropki dots) and on digits allowed in some cells
-    /// only (even and odd cells), where relabelling changes sums, which
+    /// (thermometers, Kropki dots), on sums and arrows, and on digits
+    /// allowed in some cells only (even and odd cells), where relabelling
+    /// changes sums, which
     /// digits are consecutive, which is larger and which are allowed, the
     /// board comes back unchanged.
     ///
@@ -55,6 +56,8 @@ impl Board {
         if rules.cages().next().is_some()
             || rules.is_non_consecutive()
             || rules.relations().next().is_some()
+            || rules.sums().next().is_some()
+            || rules.arrows().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

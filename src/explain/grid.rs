@@ -193,7 +193,7 @@ impl Grid {
     }
 
     /// Whether the rules go beyond regions (killer cages, relations
-    /// between cells, groups of distinct digits, the non-consecutive
+    /// between cells, sums and arrows, groups of distinct digits, the non-consecutive
     /// rule, digits allowed in some cells only), which a swap of two
     /// digits between the corners of a rectangle can break: then a pattern
     /// that would have two solutions under regions alone may have one, and
@@ -202,6 +202,7 @@ impl Grid {
         let geometry = self.geometry();
         !geometry.cages.is_empty()
             || geometry.has_relations()
+            || geometry.has_sums()
             || !geometry.distinct.is_empty()
             || geometry.non_consecutive
             || !geometry.allowed.is_empty()

@@ -203,6 +203,21 @@ pub enum ParseError {
         /// Where the given that fills the cage is.
         column: usize,
     },
+    /// The givens fill a sum ([`Rules::with_sum`](crate::Rules::with_sum))
+    /// or an arrow ([`Rules::with_arrow`](crate::Rules::with_arrow)) whose
+    /// digits do not add up.
+    SumBroken {
+        /// The sum's total, or the number in the arrow's circle.
+        sum: usize,
+        /// What the givens add up to (an arrow's shaft).
+        found: usize,
+        /// Whether the cells are an arrow's.
+        arrow: bool,
+        /// Where the given that fills the sum is.
+        line: usize,
+        /// Where the given that fills the sum is.
+        column: usize,
+    },
     /// Hexadecimal symbols were asked for on a board whose side is not 16.
     HexNeedsSixteen {
         /// The side found.
@@ -237,6 +252,7 @@ impl ParseError {
             | ParseError::Related { line, column, .. }
             | ParseError::NotAllowed { line, column, .. }
             | ParseError::CageSum { line, column, .. }
+            | ParseError::SumBroken { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -336,6 +352,9 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
+            }
+            ParseError::SumBroken { sum, found, arrow, .. } => {
+                write!(f, "the givens fill {}", crate::board::SumMismatch { sum, found, arrow })
             }
             ParseError::ShapeCells { shape, found, .. } if !shape.has_boxes() => write!(
                 f,

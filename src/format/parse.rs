@@ -839,6 +839,9 @@ impl Parser {
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
                 }
+                Err(Conflict::SumBroken { sum, found, arrow, .. }) => {
+                    return Err(ParseError::SumBroken { sum, found, arrow, line: raw.line, column: raw.column });
+                }
                 Err(Conflict::NotAllowed { digit, allowed, row, col }) => {
                     return Err(ParseError::NotAllowed {
                         digit,

@@ -28,3 +28,4 @@ mod rules_contract;
 mod search;
 mod search_contract;
 mod sizes;
+mod sums;

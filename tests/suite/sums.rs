@@ -1,0 +1,271 @@
+//! Sums whose digits may repeat (little killer clues) and arrows, against
+//! a brute-force reference that adds the digits up itself.
+
+use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape};
+use proptest::prelude::*;
+
+use crate::common;
+
+/// A rule as the reference reads it: the cells of `circle` spell a number
+/// in decimal that the digits of `cells` add up to; with no circle, they
+/// add up to `total`.
+#[derive(Clone, Debug)]
+struct SumLine {
+    total: usize,
+    circle: Vec<usize>,
+    cells: Vec<usize>,
+}
+
+impl SumLine {
+    /// Whether `grid` (0 for an empty cell) can still keep the rule: a
+    /// filled rule adds up, and a total is not passed while cells are empty.
+    fn may_hold(&self, grid: &[usize]) -> bool {
+        let filled = |cells: &[usize]| cells.iter().all(|&c| grid[c] != 0);
+        let added: usize = self.cells.iter().map(|&c| grid[c]).sum();
+        if self.circle.is_empty() {
+            let empty = self.cells.iter().filter(|&&c| grid[c] == 0).count();
+            return if empty == 0 { added == self.total } else { added + empty <= self.total };
+        }
+        if !filled(&self.circle) || !filled(&self.cells) {
+            return true;
+        }
+        self.circle.iter().fold(0, |number, &c| number * 10 + grid[c]) == added
+    }
+}
+
+/// Counts the solutions of `puzzle` under `units` and `lines`, up to
+/// `limit`, by plain backtracking (the shared reference with relations
+/// that always hold, and the sums checked here).
+fn brute_count(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
+    fn go(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
+                continue;
+            }
+            grid[cell] = v;
+            if lines.iter().all(|line| line.may_hold(grid)) {
+                found += go(grid, side, units, lines, limit - found);
+            }
+            grid[cell] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+        found
+    }
+    let givens_fit = lines.iter().all(|line| line.may_hold(&grid));
+    if givens_fit { go(&mut grid, side, units, lines, limit) } else { 0 }
+}
+
+/// A sum or an arrow made from `pick`, on the cells of `walk` (distinct,
+/// at least two): read off `grid`'s digits (so the grid keeps it) or, for
+/// odd `pick`, one more than that (so it may not hold).
+fn line_of(grid: &[usize], walk: &[usize], pick: u8) -> SumLine {
+    let off = usize::from(pick % 2);
+    if pick % 4 < 2 {
+        let total = walk.iter().map(|&c| grid[c]).sum::<usize>() + off;
+        SumLine { total, circle: Vec::new(), cells: walk.to_vec() }
+    } else {
+        // An arrow: the circle is the cell holding the largest digit, the
+        // shaft as many others as the digit allows.
+        let circle = *walk.iter().max_by_key(|&&c| grid[c]).expect("two cells");
+        let mut shaft = Vec::new();
+        let mut added = 0;
+        for &c in walk.iter().filter(|&&c| c != circle) {
+            if added + grid[c] <= grid[circle] {
+                added += grid[c];
+                shaft.push(c);
+            }
+        }
+        if shaft.is_empty() {
+            // No digit fits under the circle's: a shaft of one that breaks it.
+            shaft.push(*walk.iter().find(|&&c| c != circle).expect("two cells"));
+        }
+        SumLine { total: 0, circle: vec![circle], cells: shaft }
+    }
+}
+
+/// `cells` reduced to distinct cells of the board, in order.
+fn distinct_cells(cells: &[usize], count: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for &c in cells {
+        if !out.contains(&(c % count)) {
+            out.push(c % count);
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(80))]
+
+    #[test]
+    fn sums_and_arrows_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.2), 36),
+        walks in prop::collection::vec((prop::collection::vec(0..36usize, 2..6), 0..8u8), 1..5),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let drawn = walks
+            .iter()
+            .map(|(walk, pick)| (distinct_cells(walk, cells), *pick))
+            .filter(|(walk, _)| walk.len() >= 2)
+            .map(|(walk, pick)| line_of(&grid, &walk, pick));
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut lines = Vec::new();
+        for line in drawn {
+            let more = if line.circle.is_empty() {
+                rules.clone().with_sum(line.total, &line.cells)
+            } else {
+                rules.clone().with_arrow(&line.circle, &line.cells)
+            };
+            match more {
+                Ok(more) => {
+                    rules = more;
+                    lines.push(line);
+                }
+                // Refused only where digits of 1 to the side cannot make it.
+                Err(RulesError::ImpossibleDigitSum { .. }) => {
+                    prop_assert!(line.total > line.cells.len() * side, "{:?}", line);
+                }
+                Err(RulesError::ImpossibleArrow { .. }) => {
+                    prop_assert!(line.cells.len() > side, "{:?}", line);
+                }
+                Err(e) => return Err(TestCaseError::fail(format!("{line:?}: {e}"))),
+            }
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let units = common::classic_units(br, bc);
+        let expected = brute_count(&puzzle, side, &units, &lines, 20);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ ParseError::SumBroken { .. }) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        let solves = |solution: &str| brute_count(solution, side, &units, &lines, 2) == 1;
+        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+        let all_read_off = walks.iter().all(|(_, pick)| pick % 2 == 0);
+        if all_read_off && lines.iter().all(|line| line.may_hold(&grid)) {
+            prop_assert!(expected >= 1);
+            prop_assert!(board.solutions().take(20).any(|s| s.as_str() == grid_text) || expected == 20);
+        }
+    }
+}
+
+/// The cells of a diagonal of a board of side `side` from (`row`, 0) down
+/// and to the right: a little killer clue's cells.
+fn diagonal(side: usize, row: usize) -> Vec<usize> {
+    (0..side - row).map(|i| (row + i) * side + i).collect()
+}
+
+#[test]
+fn little_killers_and_arrows_on_every_size_keep_their_rule() {
+    for (br, bc) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        let side = br * bc;
+        // A grid to read the clues off, so that the rules have a solution.
+        let grid = Board::empty(Shape::new(br, bc)).solve().expect("an empty board has a solution");
+        let digit = |c: usize| usize::from(grid.get(c).unwrap());
+        let mut rules = Rules::new(Shape::new(br, bc));
+        for row in 1..side.min(6) {
+            let cells = diagonal(side, row);
+            rules = rules.with_sum(cells.iter().map(|&c| digit(c)).sum(), &cells).unwrap();
+        }
+        // An arrow from the cell of the largest digit in row 1 along the
+        // rest of row 2, as far as the digits fit.
+        let circle = (0..side).max_by_key(|&c| digit(c)).unwrap();
+        let mut shaft = Vec::new();
+        for c in side..2 * side {
+            if shaft.iter().map(|&s| digit(s)).sum::<usize>() + digit(c) <= digit(circle) {
+                shaft.push(c);
+            }
+        }
+        rules = rules.with_arrow(&[circle], &shaft).unwrap();
+        let solution = Board::empty_with(&rules).solve().expect("the grid keeps every clue");
+        let got = |c: usize| usize::from(solution.get(c).unwrap());
+        for (total, cells) in rules.sums() {
+            assert_eq!(cells.iter().map(|&c| got(c)).sum::<usize>(), total, "{side}x{side}");
+        }
+        for (circle, shaft) in rules.arrows() {
+            assert_eq!(shaft.iter().map(|&c| got(c)).sum::<usize>(), got(circle[0]), "{side}x{side}");
+        }
+        assert!(common::solves_units(&".".repeat(side * side), solution.as_str(), &common::classic_units(br, bc)));
+    }
+}
+
+#[test]
+fn a_pill_reads_its_cells_as_a_decimal_number() {
+    // On 9x9, the first two cells of row 1 spell a number that the first
+    // six cells of row 2 add up to: at least 1 + 2 + ... + 6 = 21.
+    let rules = Rules::new(Shape::NINE).with_arrow(&[0, 1], &[9, 10, 11, 12, 13, 14]).unwrap();
+    let board = Board::empty_with(&rules);
+    for solution in board.solutions().take(50) {
+        let d = |c: usize| usize::from(solution.get(c).unwrap());
+        assert_eq!(10 * d(0) + d(1), (9..15).map(d).sum::<usize>(), "{solution}");
+    }
+    // 3 in front makes the number at most 39: a shaft of six from 21 to 39.
+    // The number is 10 to 54 by bounds (six cells of 1 to 9 each), so
+    // its first digit is 5 at most; the solutions need 2 or 3.
+    let settled = board.propagated().expect("it has solutions");
+    let first = settled.candidates(0);
+    assert!(first.contains(2) && first.contains(3) && !(6..=9).any(|d| first.contains(d)), "{first:?}");
+}
+
+#[test]
+fn bad_sums_and_arrows_say_what_is_wrong() {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_sum(3, &[0, 16]), Err(RulesError::CellOutOfRange { cell: 16, cells: 16 }));
+    assert_eq!(four().with_sum(3, &[0, 1, 0]), Err(RulesError::RepeatedSumCell { cell: 0 }));
+    assert_eq!(four().with_sum(1, &[0, 1]), Err(RulesError::ImpossibleDigitSum { sum: 1, cells: 2, side: 4 }));
+    assert_eq!(four().with_sum(0, &[]), Err(RulesError::ImpossibleDigitSum { sum: 0, cells: 0, side: 4 }));
+    assert_eq!(four().with_arrow(&[0], &[0, 1]), Err(RulesError::RepeatedSumCell { cell: 0 }));
+    assert_eq!(four().with_arrow(&[], &[1]), Err(RulesError::ImpossibleArrow { circle: 0, shaft: 1, side: 4 }));
+    assert_eq!(four().with_arrow(&[0], &[]), Err(RulesError::ImpossibleArrow { circle: 1, shaft: 0, side: 4 }));
+    // A pill on a board with digits from 10 up.
+    let sixteen = Rules::new(Shape::new(4, 4)).with_arrow(&[0, 1], &[16, 17]);
+    assert_eq!(sixteen, Err(RulesError::ImpossibleArrow { circle: 2, shaft: 2, side: 16 }));
+    // A pill of 2 on 4x4 reads 11 to 44, but two cells add up to 8 at most.
+    let pill = four().with_arrow(&[0, 1], &[4, 5]);
+    assert_eq!(pill, Err(RulesError::ImpossibleArrow { circle: 2, shaft: 2, side: 4 }));
+    let message = four().with_sum(1, &[0, 1]).unwrap_err().to_string();
+    assert_eq!(message, "no 2 digits of 1 to 4 add up to 1; a sum needs 1 to 4 per cell");
+    assert!(four().with_sum(usize::MAX, &[0]).is_err());
+}
+
+#[test]
+fn givens_that_break_a_sum_are_refused_with_where() {
+    let rules = Rules::new(Shape::new(2, 2)).with_sum(5, &[0, 10]).unwrap().with_arrow(&[2], &[7]).unwrap();
+    let err = rules.parse("1...\n....\n..3.\n....").unwrap_err();
+    assert_eq!(err, ParseError::SumBroken { sum: 5, found: 4, arrow: false, line: 3, column: 3 });
+    assert_eq!(err.to_string(), "line 3, column 3: the givens fill a sum whose digits add up to 4, not its total of 5");
+    let err = rules.parse("..3.\n...4\n....\n....").unwrap_err();
+    assert_eq!(err.reason(), "the givens fill an arrow whose shaft adds up to 4, not the 3 in its circle");
+    // Placing a digit says the same.
+    let board = Board::empty_with(&rules).place(0, 2).unwrap();
+    let refused = board.place(10, 2).unwrap_err();
+    assert_eq!(refused, Conflict::SumBroken { sum: 5, found: 4, arrow: false, row: 2, col: 2 });
+    assert_eq!(refused.to_string(), "row 3, column 3 completes a sum whose digits add up to 4, not its total of 5");
+    assert!(board.place(10, 3).is_ok());
+}
+
+#[test]
+fn the_same_sums_make_the_same_rules_and_transforms_keep_the_board() {
+    let a = Rules::new(Shape::NINE).with_sum(10, &[0, 10]).unwrap().with_arrow(&[40], &[41, 42]).unwrap();
+    let b = Rules::new(Shape::NINE).with_arrow(&[40], &[41, 42]).unwrap().with_sum(10, &[0, 10]).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, Rules::new(Shape::NINE).with_sum(11, &[0, 10]).unwrap().with_arrow(&[40], &[41, 42]).unwrap());
+    assert_ne!(a, Rules::new(Shape::NINE).with_sum(10, &[0, 10]).unwrap().with_arrow(&[41], &[40, 42]).unwrap());
+    assert!(!a.is_classic());
+    let board = a.parse(&".".repeat(81)).unwrap();
+    assert_eq!(board.transformed(7), board, "relabelling digits would change the sums");
+}
