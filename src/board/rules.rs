@@ -734,12 +734,15 @@ impl Rules {
     /// ```
     /// use lazydoku::{Board, Rules, RulesError, Shape};
     ///
-    /// // A 4x4 board whose main diagonal adds up to 4: four 1s.
-    /// let rules = Rules::new(Shape::new(2, 2)).with_sum(4, &[0, 5, 10, 15])?;
-    /// for solution in Board::empty_with(&rules).solutions() {
-    ///     assert!([0, 5, 10, 15].iter().all(|&c| solution.get(c) == Some(1)));
+    /// // Four cells of a 4x4 board, no two in one row, column or box,
+    /// // that add up to 4: four 1s.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_sum(4, &[0, 6, 9, 15])?;
+    /// let solutions: Vec<Board> = Board::empty_with(&rules).solutions().collect();
+    /// assert!(!solutions.is_empty());
+    /// for solution in solutions {
+    ///     assert!([0, 6, 9, 15].iter().all(|&c| solution.get(c) == Some(1)));
     /// }
-    /// assert_eq!(rules.sums().collect::<Vec<_>>(), [(4, vec![0, 5, 10, 15])]);
+    /// assert_eq!(rules.sums().collect::<Vec<_>>(), [(4, vec![0, 6, 9, 15])]);
     /// assert_eq!(
     ///     Rules::new(Shape::new(2, 2)).with_sum(17, &[0, 5, 10, 15]),
     ///     Err(RulesError::ImpossibleDigitSum { sum: 17, cells: 4, side: 4 })
@@ -770,6 +773,7 @@ impl Rules {
     ///
     /// // On a 4x4 board, the first cell is the sum of the two below it.
     /// let rules = Rules::new(Shape::new(2, 2)).with_arrow(&[0], &[4, 8])?;
+    /// assert_eq!(Board::empty_with(&rules).count_solutions(1000), 96);
     /// for solution in Board::empty_with(&rules).solutions() {
     ///     let digit = |cell| solution.get(cell).unwrap();
     ///     assert_eq!(digit(0), digit(4) + digit(8));

@@ -348,6 +348,12 @@ pub(super) struct PuzzleObject {
     /// Each relation of `relations` (as [`Rules::with_relation`] takes
     /// it), with its line and column.
     pub(super) relations: Vec<(RelatedCells, (usize, usize))>,
+    /// Each sum of `sums` (as [`Rules::with_sum`] takes it: the total and
+    /// the cells), with its line and column.
+    pub(super) sums: Vec<((usize, Vec<usize>), (usize, usize))>,
+    /// Each arrow of `arrows` (as [`Rules::with_arrow`] takes it: the
+    /// circle and the shaft), with its line and column.
+    pub(super) arrows: Vec<((Vec<usize>, Vec<usize>), (usize, usize))>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -363,7 +369,7 @@ impl PuzzleObject {
         let mut reader = Reader::new(text);
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
-        let (mut even, mut odd) = (None, None);
+        let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -402,6 +408,22 @@ impl PuzzleObject {
                         let mut list = Vec::new();
                         r.array(|r| r.relation(&mut list))?;
                         if relations.replace(list).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "sums" => {
+                        let mut list = Vec::new();
+                        r.array(|r| r.sum_line(&mut list))?;
+                        if sums.replace(list).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "arrows" => {
+                        let mut list = Vec::new();
+                        r.array(|r| r.arrow(&mut list))?;
+                        if arrows.replace(list).is_some() {
                             return Err(twice(r));
                         }
                         Ok(())
@@ -455,6 +477,8 @@ impl PuzzleObject {
             distinct_groups: distinct_groups.unwrap_or_default(),
             thermometers: thermometers.unwrap_or_default(),
             relations: relations.unwrap_or_default(),
+            sums: sums.unwrap_or_default(),
+            arrows: arrows.unwrap_or_default(),
             even,
             odd,
         })
@@ -526,6 +550,55 @@ impl Reader<'_> {
             self.error(start, reason)
         })?;
         out.push(((cells.0, relation, cells.1), place));
+        Ok(())
+    }
+
+    /// A sum whose digits may repeat: `{"sum": N, "cells": [...]}`.
+    fn sum_line(&mut self, out: &mut Vec<((usize, Vec<usize>), (usize, usize))>) -> Result<(), RulesError> {
+        self.skip_space();
+        let (start, place) = (self.pos, self.place(self.pos));
+        let (mut sum, mut cells) = (None, None);
+        self.object(|r, key, at| {
+            let twice = |r: &Reader<'_>| Err(r.error(at, format!("a sum has two \"{key}\" members")));
+            match key {
+                "sum" if sum.is_some() => twice(r),
+                "sum" => {
+                    sum = Some(r.number()?);
+                    Ok(())
+                }
+                "cells" if cells.is_some() => twice(r),
+                "cells" => {
+                    cells = Some(r.cells()?.0);
+                    Ok(())
+                }
+                _ => r.skip_value(0),
+            }
+        })?;
+        let Some(sum) = sum else { return Err(self.error(start, "a sum has no \"sum\"")) };
+        let Some(cells) = cells else { return Err(self.error(start, "a sum has no \"cells\"")) };
+        out.push(((sum, cells), place));
+        Ok(())
+    }
+
+    /// An arrow: `{"circle": [...], "shaft": [...]}`.
+    fn arrow(&mut self, out: &mut Vec<((Vec<usize>, Vec<usize>), (usize, usize))>) -> Result<(), RulesError> {
+        self.skip_space();
+        let (start, place) = (self.pos, self.place(self.pos));
+        let (mut circle, mut shaft) = (None, None);
+        self.object(|r, key, at| {
+            let slot = match key {
+                "circle" => &mut circle,
+                "shaft" => &mut shaft,
+                _ => return r.skip_value(0),
+            };
+            if slot.replace(r.cells()?.0).is_some() {
+                return Err(r.error(at, format!("an arrow has two \"{key}\" members")));
+            }
+            Ok(())
+        })?;
+        let Some(circle) = circle else { return Err(self.error(start, "an arrow has no \"circle\"")) };
+        let Some(shaft) = shaft else { return Err(self.error(start, "an arrow has no \"shaft\"")) };
+        out.push(((circle, shaft), place));
         Ok(())
     }
 

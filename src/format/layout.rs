@@ -80,6 +80,10 @@ pub(crate) struct OwnRules {
     pub(crate) thermometers: Vec<Vec<usize>>,
     /// A JSON object's relations between cells, as it listed them.
     pub(crate) relations: Vec<(usize, crate::Relation, usize)>,
+    /// A JSON object's sums (total and cells), as it listed them.
+    pub(crate) sums: Vec<(usize, Vec<usize>)>,
+    /// A JSON object's arrows (circle and shaft), as it listed them.
+    pub(crate) arrows: Vec<(Vec<usize>, Vec<usize>)>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -224,6 +228,35 @@ impl Layout {
     #[must_use]
     pub fn relations(&self) -> &[(usize, crate::Relation, usize)] {
         &self.own.relations
+    }
+
+    /// The sums (total and cells) that a puzzle written as a JSON object
+    /// brought in its `sums` member, as it listed them; empty when it
+    /// brought none.
+    ///
+    /// ```
+    /// use lazydoku::format::Parser;
+    ///
+    /// let text = r#"{"puzzle": "................", "sums": [{"sum": 4, "cells": [0, 6, 9, 15]}],
+    ///     "arrows": [{"circle": [3], "shaft": [6, 9]}]}"#;
+    /// let (board, layout) = Parser::new().parse(text)?;
+    /// assert_eq!(layout.sums(), [(4, vec![0, 6, 9, 15])]);
+    /// assert_eq!(layout.arrows(), [(vec![3], vec![6, 9])]);
+    /// let solution = board.solve().expect("a solution");
+    /// assert_eq!(solution.get(3), Some(solution.get(6).unwrap() + solution.get(9).unwrap()));
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn sums(&self) -> &[(usize, Vec<usize>)] {
+        &self.own.sums
+    }
+
+    /// The arrows (circle and shaft) that a puzzle written as a JSON object
+    /// brought in its `arrows` member, as it listed them; empty when it
+    /// brought none.
+    #[must_use]
+    pub fn arrows(&self) -> &[(Vec<usize>, Vec<usize>)] {
+        &self.own.arrows
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

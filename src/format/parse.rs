@@ -394,6 +394,8 @@ impl Parser {
             .or(object.distinct_groups.first().map(|(_, at)| *at))
             .or(object.thermometers.first().map(|(_, at)| *at))
             .or(object.relations.first().map(|(_, at)| *at))
+            .or(object.sums.first().map(|(_, at)| *at))
+            .or(object.arrows.first().map(|(_, at)| *at))
             .or(object.even.as_ref().map(|(_, at)| *at))
             .or(object.odd.as_ref().map(|(_, at)| *at))
             .or(object.names.first().map(|(_, at)| *at));
@@ -445,6 +447,8 @@ impl Parser {
                 && object.distinct_groups.is_empty()
                 && object.thermometers.is_empty()
                 && object.relations.is_empty()
+                && object.sums.is_empty()
+                && object.arrows.is_empty()
                 && object.even.is_none()
                 && object.odd.is_none() =>
             {
@@ -467,6 +471,8 @@ impl Parser {
         layout.own.distinct_groups = object.distinct_groups.into_iter().map(|(cells, _)| cells).collect();
         layout.own.thermometers = object.thermometers.into_iter().map(|(cells, _)| cells).collect();
         layout.own.relations = object.relations.into_iter().map(|(relation, _)| relation).collect();
+        layout.own.sums = object.sums.into_iter().map(|(sum, _)| sum).collect();
+        layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -540,6 +546,15 @@ impl Parser {
                 rules = rules.with_relation(first, relation, second).map_err(|e| at(place, e))?;
             }
         }
+        // Sums and arrows checked one by one, and added at once.
+        let mut sums = Vec::with_capacity(object.sums.len() + object.arrows.len());
+        for ((total, cells), place) in &object.sums {
+            sums.push(rules.checked_sum(*total, cells).map_err(|e| at(*place, e))?);
+        }
+        for ((circle, shaft), place) in &object.arrows {
+            sums.push(rules.checked_arrow(circle, shaft).map_err(|e| at(*place, e))?);
+        }
+        rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {
             rules = rules.with_even(cells).map_err(|e| at(*place, e))?;
         }

@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -772,12 +772,14 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.distinct_groups().is_empty()
             || !layout.thermometers().is_empty()
             || !layout.relations().is_empty()
+            || !layout.sums().is_empty()
+            || !layout.arrows().is_empty()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers` and `relations`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums` and `arrows`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -817,7 +819,7 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// the region map as written; `cages`, each cage's sum and cells (as
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
-/// `relations`, `even` and `odd`; and `rules`, the names.
+/// `relations`, `sums`, `arrows`, `even` and `odd`; and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -832,6 +834,17 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let thermometers = (!layout.thermometers().is_empty()).then(|| ("thermometers", cell_lists(layout.thermometers())));
     let relations = (!layout.relations().is_empty()).then(|| ("relations", relations_json(layout.relations())));
     let cells = |cells: &[usize]| format!("[{}]", cells.iter().join(","));
+    let sums = (!layout.sums().is_empty()).then(|| {
+        let objects = layout.sums().iter().map(|(sum, list)| format!("{{\"sum\":{sum},\"cells\":{}}}", cells(list)));
+        ("sums", format!("[{}]", objects.format(",")))
+    });
+    let arrows = (!layout.arrows().is_empty()).then(|| {
+        let objects = layout
+            .arrows()
+            .iter()
+            .map(|(circle, shaft)| format!("{{\"circle\":{},\"shaft\":{}}}", cells(circle), cells(shaft)));
+        ("arrows", format!("[{}]", objects.format(",")))
+    });
     let even = layout.even().map(|list| ("even", cells(list)));
     let odd = layout.odd().map(|list| ("odd", cells(list)));
     // A parity map read after a line or under a grid, as the two lists.
@@ -849,6 +862,8 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(groups)
         .chain(thermometers)
         .chain(relations)
+        .chain(sums)
+        .chain(arrows)
         .chain(even)
         .chain(odd)
         .chain(names)
