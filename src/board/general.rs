@@ -10,9 +10,9 @@ use smallvec::SmallVec;
 
 use super::engine::Engine;
 use super::relation::Related;
-use super::sum::{contribution, digits_within};
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
+use super::sum::{contribution, digits_within};
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 /// The index (digit minus one) of a digit's bit.

@@ -790,8 +790,8 @@ impl Rules {
         Ok(self.with_sum_rules(vec![rule]))
     }
 
-    /// Every sum of [`Rules::with_sum`]: its total and its cells, in the
-    /// order the rules keep them.
+    /// Every sum of [`Rules::with_sum`]: its total and its cells (in
+    /// order), in the order the rules keep them.
     pub fn sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.sums.iter().filter_map(|rule| match rule {
             SumRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
@@ -799,8 +799,9 @@ impl Rules {
         })
     }
 
-    /// Every arrow of [`Rules::with_arrow`]: its circle and its shaft, in
-    /// the order the rules keep them.
+    /// Every arrow of [`Rules::with_arrow`]: its circle (the number's
+    /// leading digit first) and its shaft (its cells in order), in the
+    /// order the rules keep them.
     pub fn arrows(&self) -> impl Iterator<Item = (Vec<usize>, Vec<usize>)> + '_ {
         let cells = |cells: &[u16]| cells.iter().map(|&c| usize::from(c)).collect();
         self.geometry.sums.iter().filter_map(move |rule| match rule {
@@ -812,7 +813,9 @@ impl Rules {
     /// The sum rule of [`Rules::with_sum`], checked against these rules.
     pub(crate) fn checked_sum(&self, total: usize, cells: &[usize]) -> Result<SumRule, RulesError> {
         let side = self.geometry.side;
-        let cells = self.sum_cells(cells)?;
+        let mut cells = self.sum_cells(cells)?;
+        // A sum's cells in any order are one rule.
+        cells.sort_unstable();
         let rule = SumRule::Total { total, cells };
         let fits = i32::try_from(total).is_ok() && !rule.linear().terms.is_empty() && rule.linear().possible(side);
         if !fits {
@@ -827,7 +830,10 @@ impl Rules {
         let side = self.geometry.side;
         let both: Vec<usize> = circle.iter().chain(shaft).copied().collect();
         let mut cells = self.sum_cells(&both)?;
-        let shaft = cells.split_off(circle.len());
+        let mut shaft = cells.split_off(circle.len());
+        // The shaft's cells in any order are one rule; the circle's order
+        // is the number's.
+        shaft.sort_unstable();
         let impossible = RulesError::ImpossibleArrow { circle: circle.len(), shaft: shaft.len(), side };
         // A pill past three cells holds a number no shaft on a board of
         // 625 cells reaches; past nine its weights would overflow.

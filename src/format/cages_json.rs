@@ -323,6 +323,14 @@ impl Rules {
 /// the first cell, the relation and the second.
 pub(super) type RelatedCells = (usize, Relation, usize);
 
+/// A sum as [`Rules::with_sum`] takes it (the total and the cells), with
+/// its line and column.
+pub(super) type PlacedSum = ((usize, Vec<usize>), (usize, usize));
+
+/// An arrow as [`Rules::with_arrow`] takes it (the circle and the shaft),
+/// with its line and column.
+pub(super) type PlacedArrow = ((Vec<usize>, Vec<usize>), (usize, usize));
+
 /// A puzzle written as a JSON object, as `lazydoku generate --format json`
 /// writes one: where each member that the parser reads lies in the text,
 /// or what it holds.
@@ -350,10 +358,10 @@ pub(super) struct PuzzleObject {
     pub(super) relations: Vec<(RelatedCells, (usize, usize))>,
     /// Each sum of `sums` (as [`Rules::with_sum`] takes it: the total and
     /// the cells), with its line and column.
-    pub(super) sums: Vec<((usize, Vec<usize>), (usize, usize))>,
+    pub(super) sums: Vec<PlacedSum>,
     /// Each arrow of `arrows` (as [`Rules::with_arrow`] takes it: the
     /// circle and the shaft), with its line and column.
-    pub(super) arrows: Vec<((Vec<usize>, Vec<usize>), (usize, usize))>,
+    pub(super) arrows: Vec<PlacedArrow>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -364,6 +372,7 @@ impl PuzzleObject {
     /// Reads `text`, a JSON object with a `puzzle` string and perhaps
     /// `regions`, `cages` and `rules`; other members are skipped. A comma
     /// may follow it. An error gives its line, column and reason.
+    #[expect(clippy::too_many_lines, reason = "one arm per member, read in one place")]
     pub(super) fn read(text: &str) -> Result<PuzzleObject, (usize, usize, String)> {
         let fail = placed;
         let mut reader = Reader::new(text);
@@ -554,7 +563,7 @@ impl Reader<'_> {
     }
 
     /// A sum whose digits may repeat: `{"sum": N, "cells": [...]}`.
-    fn sum_line(&mut self, out: &mut Vec<((usize, Vec<usize>), (usize, usize))>) -> Result<(), RulesError> {
+    fn sum_line(&mut self, out: &mut Vec<PlacedSum>) -> Result<(), RulesError> {
         self.skip_space();
         let (start, place) = (self.pos, self.place(self.pos));
         let (mut sum, mut cells) = (None, None);
@@ -581,7 +590,7 @@ impl Reader<'_> {
     }
 
     /// An arrow: `{"circle": [...], "shaft": [...]}`.
-    fn arrow(&mut self, out: &mut Vec<((Vec<usize>, Vec<usize>), (usize, usize))>) -> Result<(), RulesError> {
+    fn arrow(&mut self, out: &mut Vec<PlacedArrow>) -> Result<(), RulesError> {
         self.skip_space();
         let (start, place) = (self.pos, self.place(self.pos));
         let (mut circle, mut shaft) = (None, None);

@@ -4,10 +4,10 @@
 //!
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
-//! `thermometers`, `relations`, `even` and `odd`), which the parser then
-//! reads as it reads any object. A constraint that these rules cannot
-//! express is an error that names it: a puzzle solved without one of its
-//! rules would have the wrong solutions.
+//! `thermometers`, `relations`, `even`, `odd`, `sums` and `arrows`), which
+//! the parser then reads as it reads any object. A constraint that these
+//! rules cannot express is an error that names it: a puzzle solved
+//! without one of its rules would have the wrong solutions.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
@@ -281,6 +281,7 @@ struct Item {
     cells: Option<Vec<usize>>,
     cell: Option<usize>,
     lines: Vec<Vec<usize>>,
+    clone_cells: Option<Vec<usize>>,
     value: Option<String>,
     value_at: usize,
 }
@@ -334,6 +335,11 @@ fn items(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<Item>, (usize, usize, St
                 item.lines.push(kept(&mut failed, line)?);
                 Ok(())
             }),
+            "cloneCells" => {
+                let cells = grid.cells(r);
+                item.clone_cells = Some(kept(&mut failed, cells)?);
+                Ok(())
+            }
             "value" => {
                 r.skip_space();
                 item.value_at = r.pos;
@@ -539,6 +545,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
+    let (mut sums, mut arrows) = (Vec::new(), Vec::new());
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -578,6 +585,25 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                             cages.push((sum, cells));
                         }
                     }
+                }
+            }
+            "arrow" => arrows.extend(items(&mut r, &grid)?.into_iter().map(arrow_of)),
+            "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
+            "clone" => {
+                for item in items(&mut r, &grid)? {
+                    let (cells, clones) = (item.cells.unwrap_or_default(), item.clone_cells.unwrap_or_default());
+                    if cells.len() != clones.len() {
+                        let reason = format!("a clone has {} cells and {} clone cells", cells.len(), clones.len());
+                        return Err(error(&r, item.at, reason));
+                    }
+                    relations.extend(cells.iter().zip(&clones).map(|(&a, &b)| (a, "difference", 0, b)));
+                }
+            }
+            "palindrome" => {
+                for line in items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines) {
+                    let half = line.len() / 2;
+                    let pairs = line[..half].iter().zip(line.iter().rev());
+                    relations.extend(pairs.filter(|(a, b)| a != b).map(|(&a, &b)| (a, "difference", 0, b)));
                 }
             }
             "extraregion" => extra.extend(items(&mut r, &grid)?.into_iter().map(|item| item.cells.unwrap_or_default())),
@@ -693,7 +719,8 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         for &(name, negations) in NEGATED.iter().filter(|(name, _)| name == kind) {
             let marked: HashSet<(usize, usize)> = relations
                 .iter()
-                .filter(|(_, relation, _, _)| mark_of(relation) == Some(name))
+                // A clone (an equal pair, difference 0) is not a dot.
+                .filter(|&&(_, relation, value, _)| mark_of(relation) == Some(name) && value != 0)
                 .map(|&(a, _, _, b)| (a.min(b), a.max(b)))
                 .collect();
             for (a, b) in neighbours(side).filter(|pair| !marked.contains(pair)) {
@@ -715,8 +742,137 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             let _ = write!(out, ", \"{name}\": {}", list_of(cells));
         }
     }
+    if !sums.is_empty() {
+        let objects: Vec<String> =
+            sums.iter().map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells))).collect();
+        let _ = write!(out, ", \"sums\": [{}]", objects.join(", "));
+    }
+    if !arrows.is_empty() {
+        let objects: Vec<String> = arrows
+            .iter()
+            .map(|(circle, shaft)| format!("{{\"circle\": {}, \"shaft\": {}}}", list_of(circle), list_of(shaft)))
+            .collect();
+        let _ = write!(out, ", \"arrows\": [{}]", objects.join(", "));
+    }
     out.push('}');
     Ok((out, shape))
+}
+
+/// An f-puzzles arrow as a circle and a shaft: the circle's cells (`cells`)
+/// in reading order, the number's leading digit first, and the cells of
+/// its lines that are not in the circle (each line starts in it), each
+/// once.
+fn arrow_of(item: Item) -> (Vec<usize>, Vec<usize>) {
+    let mut circle = item.cells.unwrap_or_default();
+    circle.sort_unstable();
+    circle.dedup();
+    let mut shaft: Vec<usize> = Vec::new();
+    for cell in item.lines.into_iter().flatten() {
+        if !circle.contains(&cell) && !shaft.contains(&cell) {
+            shaft.push(cell);
+        }
+    }
+    (circle, shaft)
+}
+
+/// A sum's total and cells.
+type SumCells = (usize, Vec<usize>);
+
+/// The diagonal steps of f-puzzles' little killer directions: rows down
+/// and columns across.
+const DIRECTIONS: [(&str, (isize, isize)); 4] = [("DR", (1, 1)), ("DL", (1, -1)), ("UR", (-1, 1)), ("UL", (-1, -1))];
+
+/// The little killer clues of a `littlekillersum` array, each as its sum
+/// and the cells of its diagonal: the `cells` listed, or else those from
+/// the clue's cell outside the grid (`cell`, such as `"R0C3"`) in its
+/// `direction`. A clue without a value gives nothing.
+fn little_killers(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<SumCells>, (usize, usize, String)> {
+    let mut clues = Vec::new();
+    let mut failed = None;
+    let read = r.array(|r| {
+        r.skip_space();
+        let at = r.pos;
+        let (mut cells, mut outside, mut direction, mut value) = (None, None, None, None);
+        r.object(|r, member, _| match member {
+            "cells" => {
+                let read = grid.cells(r);
+                cells = Some(kept(&mut failed, read)?);
+                Ok(())
+            }
+            "cell" | "direction" => {
+                r.skip_space();
+                let place = r.pos;
+                let text = r.string()?;
+                if member == "cell" {
+                    outside = Some((text, place));
+                } else {
+                    direction = Some((text, place));
+                }
+                Ok(())
+            }
+            "value" => {
+                r.skip_space();
+                let place = r.pos;
+                let read = number_or_string(r);
+                value = Some((kept(&mut failed, read)?, place));
+                Ok(())
+            }
+            _ => r.skip_value(0),
+        })?;
+        let Some((value, value_at)) = value.filter(|(v, _)| !v.trim().is_empty()) else { return Ok(()) };
+        let Ok(sum) = value.trim().parse::<usize>() else {
+            let reason = format!("a little killer's sum {value:?} is not a whole number");
+            return kept(&mut failed, Err(error(r, value_at, reason)));
+        };
+        let cells = match cells {
+            Some(cells) => cells,
+            None => kept(&mut failed, diagonal_from(r, grid, at, outside, direction))?,
+        };
+        clues.push((sum, cells));
+        Ok(())
+    });
+    settled(read, failed)?;
+    Ok(clues)
+}
+
+/// The cells from a little killer's clue cell outside the grid, one
+/// diagonal step at a time in its direction, while on the board.
+fn diagonal_from(
+    r: &Reader<'_>,
+    grid: &Grid,
+    at: usize,
+    outside: Option<(String, usize)>,
+    direction: Option<(String, usize)>,
+) -> Result<Vec<usize>, (usize, usize, String)> {
+    let side = grid.side;
+    let Some((name, name_at)) = outside else { return Err(error(r, at, "a little killer has no \"cell\"")) };
+    let Some((way, way_at)) = direction else { return Err(error(r, at, "a little killer has no \"direction\"")) };
+    let upper = name.to_ascii_uppercase();
+    let place = upper.strip_prefix('R').and_then(|rest| {
+        let (row, column) = rest.split_once('C')?;
+        Some((row.parse::<isize>().ok()?, column.parse::<isize>().ok()?))
+    });
+    let Some((row, column)) = place else {
+        return Err(error(r, name_at, format!("expected a cell such as \"R0C1\", found {name:?}")));
+    };
+    let Some(&(_, (down, across))) = DIRECTIONS.iter().find(|(w, _)| w.eq_ignore_ascii_case(&way)) else {
+        return Err(error(r, way_at, format!("a little killer's direction {way:?} is not DR, DL, UR or UL")));
+    };
+    // From 1-based names, the cell outside is at (row - 1, column - 1).
+    let on_board = |row: isize, column: isize| {
+        let (Ok(row), Ok(column)) = (usize::try_from(row), usize::try_from(column)) else { return None };
+        (row < side && column < side).then_some(row * side + column)
+    };
+    let (mut row, mut column) = (row - 1 + down, column - 1 + across);
+    let mut cells = Vec::new();
+    while let Some(cell) = on_board(row, column) {
+        cells.push(cell);
+        (row, column) = (row + down, column + across);
+    }
+    if cells.is_empty() {
+        return Err(error(r, name_at, format!("a little killer at {name:?} going {way} meets no cell")));
+    }
+    Ok(cells)
 }
 
 /// The marks f-puzzles can give in full (its `negative` list), and the
@@ -824,7 +980,8 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
-    let ([thermometers, differences, ratios, xv], negative) = marks(board)?;
+    let ([thermometers, differences, ratios, xv, clones], negative) = marks(board)?;
+    let (little_killers, arrows) = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -852,6 +1009,9 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("difference", differences),
         ("ratio", ratios),
         ("xv", xv),
+        ("clone", clones),
+        ("littlekillersum", little_killers),
+        ("arrow", arrows),
         ("odd", odd),
         ("even", even),
     ] {
@@ -914,13 +1074,15 @@ fn grid_json(board: &Board) -> String {
 }
 
 /// `board`'s relations as f-puzzles' thermometers (a step each), difference
-/// and ratio dots, and X and V marks; an error for any other.
-fn marks(board: &Board) -> Result<([Vec<String>; 4], Vec<&'static str>), String> {
+/// and ratio dots, X and V marks, and clones (equal pairs); an error for
+/// any other.
+fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String> {
     let side = board.shape().side();
     let names = |cells: &[usize]| {
         cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
     };
     let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut clones = Vec::new();
     // Pairs with each mark, and pairs with each negated relation, by the
     // mark's f-puzzles name.
     let mut marked: HashMap<&str, HashSet<(usize, usize)>> = HashMap::new();
@@ -931,6 +1093,10 @@ fn marks(board: &Board) -> Result<([Vec<String>; 4], Vec<&'static str>), String>
         let mark = match relation {
             Relation::Less => {
                 thermometers.push(format!("{{\"lines\":[[{pair}]]}}"));
+                continue;
+            }
+            Relation::Difference(0) => {
+                clones.push(format!("{{\"cells\":[{}],\"cloneCells\":[{}]}}", names(&[first]), names(&[second])));
                 continue;
             }
             Relation::Difference(1) => (&mut differences, format!("{{\"cells\":[{pair}]}}"), "difference"),
@@ -979,7 +1145,61 @@ fn marks(board: &Board) -> Result<([Vec<String>; 4], Vec<&'static str>), String>
         }
         negative.push(mark);
     }
-    Ok(([thermometers, differences, ratios, xv], negative))
+    Ok(([thermometers, differences, ratios, xv, clones], negative))
+}
+
+/// `board`'s sums as f-puzzles' little killer clues and its arrows as
+/// arrows; an error for a sum whose cells are not a whole diagonal, from
+/// edge to edge, which is all a little killer can hold.
+fn sum_items(board: &Board) -> Result<(Vec<String>, Vec<String>), String> {
+    let rules = board.rules();
+    let side = board.shape().side();
+    let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
+    let names = |cells: &[usize]| cells.iter().map(|&c| name(c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",");
+    let mut little_killers = Vec::new();
+    for (sum, mut cells) in rules.sums() {
+        cells.sort_unstable();
+        let (top_row, top_column) = (cells[0] / side, cells[0] % side);
+        // The diagonal down and to the right, or down and to the left, from
+        // the topmost cell to the edge.
+        let run = |across: isize| -> Vec<usize> {
+            let mut run = Vec::new();
+            let (mut row, mut column) = (top_row, Some(top_column));
+            while let Some(c) = column.filter(|&c| c < side && row < side) {
+                run.push(row * side + c);
+                row += 1;
+                column = c.checked_add_signed(across);
+            }
+            run
+        };
+        let clue = if top_row == 0 || top_column == 0 {
+            (run(1) == cells).then(|| (name(top_row, top_column), "DR"))
+        } else {
+            None
+        };
+        let clue = clue.or_else(|| {
+            let starts_at_edge = top_row == 0 || top_column == side - 1;
+            (starts_at_edge && run(-1) == cells).then(|| (name(top_row, top_column + 2), "DL"))
+        });
+        let Some((outside, direction)) = clue else {
+            return Err(format!(
+                "f-puzzles holds a sum only as a little killer along a whole diagonal, and cells {} are not one",
+                cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ));
+        };
+        little_killers.push(format!(
+            "{{\"cell\":{outside},\"cells\":[{}],\"direction\":\"{direction}\",\"value\":\"{sum}\"}}",
+            names(&cells)
+        ));
+    }
+    let arrows = rules
+        .arrows()
+        .map(|(circle, shaft)| {
+            let line: Vec<usize> = circle.iter().take(1).chain(&shaft).copied().collect();
+            format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
+        })
+        .collect();
+    Ok((little_killers, arrows))
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

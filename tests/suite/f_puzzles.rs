@@ -14,8 +14,13 @@ pub const TWO_CAGES_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWAN
 /// The JSON of [`TWO_CAGES_LINK`].
 const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C2","R1C3"],"value":"5"},{"cells":["R4C4","R3C4"],"value":"5"}]}"#;
 
-/// A link whose puzzle has an arrow, which these rules cannot express.
-pub const ARROW_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAQwwwD2Ad3ygANhAB2MMPjwgASgEYAwkpCplKgEwguqAMYwxY2fHlb1lItaA==";
+/// A link whose puzzle has a sandwich sum, which these rules cannot
+/// express (made by the compressor, as [`TWO_CAGES_LINK`]).
+pub const SANDWICH_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AQwDtsAdwgBjABZgArgFt8oETAA2ihCABKABgDCAJhCoAbj0WS48EAFYQRSkSA";
+
+/// A link made by f-puzzles itself: a 4x4 board with an arrow from R1C1
+/// to R1C2, which no grid keeps (the two cells share a row).
+const ARROW_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAQwwwD2Ad3ygANhAB2MMPjwgASgEYAwkpCplKgEwguqAMYwxY2fHlb1lItaA==";
 
 /// An f-puzzles grid of `line`'s givens, on a board of `side`, with a
 /// digit that is not a given (a solver's entry) in the first empty cell,
@@ -104,6 +109,62 @@ fn every_constraint_read_is_the_rule_built_by_hand() -> Result<(), Box<dyn std::
     let again: Board = answer.parse()?;
     assert_eq!(again.rules(), expected);
     assert_eq!(again, solution);
+    Ok(())
+}
+
+#[test]
+fn arrows_little_killers_clones_and_palindromes_are_the_rules_built_by_hand() -> Result<(), Box<dyn std::error::Error>>
+{
+    let json = format!(
+        r#"{{
+        "size": 9,
+        "grid": {},
+        "arrow": [{{"lines": [["R5C5", "R4C4", "R3C3"], ["R5C5", "R6C6"]], "cells": ["R5C5"]}},
+                  {{"lines": [["R8C2", "R9C3", "R9C4"]], "cells": ["R8C2", "R8C1"]}}],
+        "littlekillersum": [{{"cell": "R0C1", "cells": ["R1C1","R2C2","R3C3","R4C4","R5C5","R6C6","R7C7","R8C8","R9C9"], "direction": "DR", "value": "45"}},
+                            {{"cell": "R0C9", "direction": "DL", "value": 20}},
+                            {{"cell": "R10C7", "direction": "UR", "value": "3"}},
+                            {{"cell": "R8C10", "direction": "UL", "value": "20"}},
+                            {{"cell": "R0C5", "direction": "DR", "value": ""}}],
+        "clone": [{{"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C7", "R5C8"]}}],
+        "palindrome": [{{"lines": [["R9C5", "R8C6", "R7C7", "R6C8", "R5C9"]]}}]
+    }}"#,
+        grid_of(&".".repeat(81), 9)
+    );
+    let board: Board = json.parse()?;
+    let expected = Rules::new(Shape::NINE)
+        .with_arrow(&[40], &[30, 20, 50])?
+        // A pill's cells in reading order: R8C1 is the leading digit.
+        .with_arrow(&[63, 64], &[74, 75])?
+        .with_sum(45, &[0, 10, 20, 30, 40, 50, 60, 70, 80])?
+        .with_sum(20, &[7, 15, 23, 31, 39, 47, 55, 63])?
+        .with_sum(3, &[79, 71])?
+        .with_sum(20, &[62, 52, 42, 32, 22, 12, 2])?
+        .with_relation(0, Relation::Difference(0), 42)?
+        .with_relation(1, Relation::Difference(0), 43)?
+        .with_relation(76, Relation::Difference(0), 44)?
+        .with_relation(68, Relation::Difference(0), 52)?;
+    assert_eq!(board.rules(), expected);
+    let solution = board.solve().expect("a solution");
+    let digit = |cell: usize| usize::from(solution.get(cell).unwrap());
+    assert_eq!(digit(40), digit(30) + digit(20) + digit(50));
+    assert_eq!(10 * digit(63) + digit(64), digit(74) + digit(75));
+    assert_eq!(digit(79) + digit(71), 3);
+    assert_eq!((digit(0), digit(76)), (digit(42), digit(44)));
+    // Written back, the same rules; a sum that is no whole diagonal, or a
+    // relation f-puzzles has no mark for, is refused.
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), expected);
+    let loose = Rules::new(Shape::NINE).with_sum(10, &[0, 1])?.parse(&".".repeat(81))?;
+    let refused = lazydoku::format::f_puzzles_json(&loose).unwrap_err().to_string();
+    assert!(refused.contains("only as a little killer along a whole diagonal"), "{refused}");
+    let short = Rules::new(Shape::NINE).with_sum(10, &[10, 20, 30, 40, 50, 60, 70, 80])?.parse(&".".repeat(81))?;
+    assert!(lazydoku::format::f_puzzles_json(&short).is_err(), "a diagonal that stops short of the edge");
+    // The arrow of a link f-puzzles made: one cell in its circle and one on
+    // its shaft, in one row, which no grid keeps.
+    let arrow: Board = ARROW_LINK.parse()?;
+    assert_eq!(arrow.rules(), Rules::new(Shape::new(2, 2)).with_arrow(&[0], &[1])?);
+    assert_eq!(arrow.count_solutions(10), 0);
     Ok(())
 }
 
@@ -280,11 +341,22 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(ARROW_LINK).contains("\"arrow\" is not read"), "{}", reason(ARROW_LINK));
-    let arrow = format!("{{\"size\":4,\n\"grid\":{empty},\n\"arrow\":[{{\"cells\":[\"R1C1\"]}}]}}");
-    assert_eq!(reason(&arrow), "line 3, column 1: the f-puzzles constraint \"arrow\" is not read here");
+    assert!(reason(SANDWICH_LINK).contains("\"sandwichsum\" is not read"), "{}", reason(SANDWICH_LINK));
+    let quadruple = format!("{{\"size\":4,\n\"grid\":{empty},\n\"quadruple\":[{{\"cells\":[\"R1C1\"]}}]}}");
+    assert_eq!(reason(&quadruple), "line 3, column 1: the f-puzzles constraint \"quadruple\" is not read here");
     let negative = format!(r#"{{"size":4,"grid":{empty},"negative":["ratio","arrow"]}}"#);
     assert!(reason(&negative).contains("\"negative\" names \"arrow\""), "{}", reason(&negative));
+    let little =
+        format!(r#"{{"size":4,"grid":{empty},"littlekillersum":[{{"cell":"R0C1","direction":"NE","value":"4"}}]}}"#);
+    assert!(reason(&little).contains("direction \"NE\" is not DR, DL, UR or UL"), "{}", reason(&little));
+    let nowhere =
+        format!(r#"{{"size":4,"grid":{empty},"littlekillersum":[{{"cell":"R0C1","direction":"UL","value":"4"}}]}}"#);
+    assert!(reason(&nowhere).contains("meets no cell"), "{}", reason(&nowhere));
+    let too_much =
+        format!(r#"{{"size":4,"grid":{empty},"littlekillersum":[{{"cell":"R0C0","direction":"DR","value":"17"}}]}}"#);
+    assert!(reason(&too_much).contains("no 4 digits of 1 to 4 add up to 17"), "{}", reason(&too_much));
+    let clone = format!(r#"{{"size":4,"grid":{empty},"clone":[{{"cells":["R1C1","R1C2"],"cloneCells":["R3C3"]}}]}}"#);
+    assert!(reason(&clone).contains("a clone has 2 cells and 1 clone cells"), "{}", reason(&clone));
     let off = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"R5C1"}}]}}"#);
     assert!(reason(&off).contains("cell \"R5C1\" is off the 4x4 board"), "{}", reason(&off));
     let bad = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"B2"}}]}}"#);
@@ -333,16 +405,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{ARROW_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{SANDWICH_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"arrow\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"sandwichsum\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", ARROW_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", SANDWICH_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

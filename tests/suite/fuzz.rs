@@ -149,6 +149,28 @@ fn generated(random: &mut Random) -> String {
     }
 }
 
+/// An f-puzzles little killer from above the first row, by its cells or by
+/// its direction (now and then a wrong one), with the sum of `digit`s on
+/// its diagonal or another.
+fn little_killer(
+    random: &mut Random,
+    side: usize,
+    digit: &dyn Fn(usize) -> char,
+    name: &dyn Fn(usize) -> String,
+) -> String {
+    let column = random.below(side);
+    let cells: Vec<usize> = (0..side - column).map(|i| i * side + column + i).collect();
+    let total: u32 = cells.iter().map(|&c| digit(c).to_digit(36).unwrap_or(1)).sum();
+    let total = if random.below(3) == 0 { random.below(80) } else { usize::try_from(total).unwrap_or(0) };
+    let listed = if random.below(2) == 0 {
+        format!(r#","cells":[{}]"#, cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(","))
+    } else {
+        String::new()
+    };
+    let direction = random.pick(&["DR", "dr", "UL", "XX"]);
+    format!(r#"{{"cell":"R0C{column}","direction":"{direction}"{listed},"value":"{total}"}}"#)
+}
+
 /// The puzzle `cells` as an f-puzzles object: its givens in the grid
 /// (with a solver's entries, which are not givens, now and then), and
 /// constraints read off `grid` (which keeps them) or drawn at random,
@@ -200,7 +222,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
         let a = random_cell(random);
         let b = if random.below(2) == 0 { a + 1 } else { a + side };
         let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
-        let (kind, item) = match random.below(9) {
+        let (kind, item) = match random.below(12) {
             0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
             1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
             2 => {
@@ -229,6 +251,10 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
                 }
                 continue;
             }
+            8 => ("arrow", format!(r#"{{"lines":[[{},{}]],"cells":[{}]}}"#, name(a), name(b), name(a))),
+            9 => ("littlekillersum", little_killer(random, side, &digit, &name)),
+            10 => ("clone", format!(r#"{{"cells":[{}],"cloneCells":[{}]}}"#, name(a), name(b))),
+            11 => ("palindrome", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             7 => (
                 "extraregion",
                 format!(r#"{{"cells":[{}]}}"#, (0..side).map(|i| name(i * side + i)).collect::<Vec<_>>().join(",")),
@@ -374,6 +400,13 @@ fn check(text: &str, parser: Parser) {
             for (a, relation, b) in board.rules().relations() {
                 assert!(common::keeps(relation, digit(a), digit(b)), "{text:?} gave {solution}");
             }
+            for (total, cells) in board.rules().sums() {
+                assert_eq!(cells.iter().map(|&c| digit(c)).sum::<usize>(), total, "{text:?} gave {solution}");
+            }
+            for (circle, shaft) in board.rules().arrows() {
+                let number = circle.iter().fold(0, |n, &c| n * 10 + digit(c));
+                assert_eq!(shaft.iter().map(|&c| digit(c)).sum::<usize>(), number, "{text:?} gave {solution}");
+            }
             for cell in 0..shape.side() * shape.side() {
                 let allowed = board.rules().allowed_digits(cell);
                 assert!(allowed.contains(solution.get(cell).unwrap_or(0)), "{text:?} gave {solution}");
@@ -433,7 +466,7 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     // f-puzzles links, whose compressed text the mutations break.
     for _ in 0..20 {
         seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
-        seeds.push(crate::f_puzzles::ARROW_LINK.to_owned());
+        seeds.push(crate::f_puzzles::SANDWICH_LINK.to_owned());
     }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();

@@ -38,26 +38,28 @@ impl SumLine {
 /// that always hold, and the sums checked here).
 fn brute_count(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
     let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
-    fn go(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
-        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
-        let mut found = 0;
-        for v in 1..=side {
-            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
-                continue;
-            }
-            grid[cell] = v;
-            if lines.iter().all(|line| line.may_hold(grid)) {
-                found += go(grid, side, units, lines, limit - found);
-            }
-            grid[cell] = 0;
-            if found >= limit {
-                break;
-            }
-        }
-        found
-    }
     let givens_fit = lines.iter().all(|line| line.may_hold(&grid));
-    if givens_fit { go(&mut grid, side, units, lines, limit) } else { 0 }
+    if givens_fit { count_on(&mut grid, side, units, lines, limit) } else { 0 }
+}
+
+/// The backtracking of [`brute_count`] from the first empty cell.
+fn count_on(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
+    let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+    let mut found = 0;
+    for v in 1..=side {
+        if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
+            continue;
+        }
+        grid[cell] = v;
+        if lines.iter().all(|line| line.may_hold(grid)) {
+            found += count_on(grid, side, units, lines, limit - found);
+        }
+        grid[cell] = 0;
+        if found >= limit {
+            break;
+        }
+    }
+    found
 }
 
 /// A sum or an arrow made from `pick`, on the cells of `walk` (distinct,
