@@ -18,8 +18,8 @@ const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"gi
 /// express (made by the compressor, as [`TWO_CAGES_LINK`]).
 pub const SANDWICH_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AQwDtsAdwgBjABZgArgFt8oETAA2ihCABKABgDCAJhCoAbj0WS48EAFYQRSkSA";
 
-/// A link made by f-puzzles itself: a 4x4 board with an arrow from R1C1
-/// to R1C2, which no grid keeps (the two cells share a row).
+/// A link to a 4x4 board with an arrow whose line runs from its circle,
+/// R1C1, to R1C2: a rule no grid keeps, as the two cells share a row.
 const ARROW_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAQwwwD2Ad3ygANhAB2MMPjwgASgEYAwkpCplKgEwguqAMYwxY2fHlb1lItaA==";
 
 /// An f-puzzles grid of `line`'s givens, on a board of `side`, with a
