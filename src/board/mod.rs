@@ -47,6 +47,7 @@ pub(crate) use candidates::digit_of;
 pub(crate) use general::bits64;
 pub(crate) use nine::MAX_DIRECT;
 pub(crate) use shape::{Cage, Geometry};
+pub(crate) use sum::{SumRule, contribution, digits_within};
 
 /// The text byte of an empty cell.
 pub(crate) const EMPTY: u8 = b'.';

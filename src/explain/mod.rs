@@ -47,6 +47,7 @@ mod relations;
 mod singles;
 mod step;
 mod subsets;
+mod sums;
 mod uniqueness;
 mod wings;
 

@@ -8,7 +8,7 @@ use smallvec::{SmallVec, smallvec};
 
 use super::grid::{CellName, Grid, UnitName, symbol};
 use super::rating::Level;
-use super::{cages, chains, fish, intersections, neighbours, relations, singles, subsets, uniqueness, wings};
+use super::{cages, chains, fish, intersections, neighbours, relations, singles, subsets, sums, uniqueness, wings};
 
 /// A way of deducing a digit or ruling candidates out, easiest first in
 /// [`Technique::ALL`].
@@ -43,6 +43,10 @@ pub enum Technique {
     /// an XV mark): a candidate of one that keeps the relation with no
     /// digit the other may hold goes.
     Relation,
+    /// A sum whose digits may repeat (a little killer, an arrow): a
+    /// candidate that the other cells' least and greatest cannot make up
+    /// the sum with goes.
+    SumBounds,
     /// Two cells of a region with the same two candidates.
     NakedPair,
     /// Two digits with the same two places in a region.
@@ -83,7 +87,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order they are tried.
-    pub const ALL: [Technique; 25] = [
+    pub const ALL: [Technique; 26] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -93,6 +97,7 @@ impl Technique {
         Technique::InniesAndOuties,
         Technique::NonConsecutive,
         Technique::Relation,
+        Technique::SumBounds,
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::NakedTriple,
@@ -124,6 +129,7 @@ impl Technique {
             Technique::InniesAndOuties => "Innies and outies",
             Technique::NonConsecutive => "Non-consecutive neighbours",
             Technique::Relation => "Related cells",
+            Technique::SumBounds => "Sum bounds",
             Technique::NakedPair => "Naked pair",
             Technique::HiddenPair => "Hidden pair",
             Technique::NakedTriple => "Naked triple",
@@ -151,7 +157,7 @@ impl Technique {
         match self {
             Technique::FullHouse | Technique::NakedSingle => 4,
             Technique::HiddenSingle => 14,
-            Technique::CageCombination | Technique::Relation => 30,
+            Technique::CageCombination | Technique::Relation | Technique::SumBounds => 30,
             Technique::InniesAndOuties => 40,
             Technique::Pointing | Technique::Claiming | Technique::NonConsecutive => 50,
             Technique::NakedPair => 60,
@@ -178,6 +184,7 @@ impl Technique {
             | Technique::InniesAndOuties
             | Technique::NonConsecutive
             | Technique::Relation
+            | Technique::SumBounds
             | Technique::NakedPair
             | Technique::HiddenPair
             | Technique::NakedTriple
@@ -230,6 +237,7 @@ impl Technique {
             Technique::InniesAndOuties => cages::innies_and_outies(grid),
             Technique::NonConsecutive => neighbours::non_consecutive(grid),
             Technique::Relation => relations::related(grid),
+            Technique::SumBounds => sums::bounds(grid),
             Technique::NakedPair => subsets::naked(grid, 2),
             Technique::NakedTriple => subsets::naked(grid, 3),
             Technique::NakedQuad => subsets::naked(grid, 4),

@@ -271,3 +271,36 @@ fn the_same_sums_make_the_same_rules_and_transforms_keep_the_board() {
     let board = a.parse(&".".repeat(81)).unwrap();
     assert_eq!(board.transformed(7), board, "relabelling digits would change the sums");
 }
+
+#[test]
+fn explanations_take_sums_by_their_bounds() {
+    use lazydoku::explain::Technique;
+
+    // An arrow along the first row of a 4x4 board: the circle is the sum
+    // of the next two cells, 2 at least by bounds.
+    let rules = Rules::new(Shape::new(2, 2)).with_arrow(&[0], &[1, 2]).unwrap();
+    let board = Board::empty_with(&rules);
+    let step = board.explain().next().expect("a step");
+    assert_eq!(step.technique(), Technique::SumBounds);
+    assert_eq!(
+        step.to_string(),
+        "Sum bounds: r1c1 is in the circle of an arrow whose shaft (r1c2 and r1c3) adds up to 2 to 8; so 1 out of r1c1."
+    );
+    // A little killer of two cells adding up to 3 keeps 1 and 2 in both.
+    let little = Rules::new(Shape::new(2, 2)).with_sum(3, &[0, 5]).unwrap();
+    let step = Board::empty_with(&little).explain().next().expect("a step");
+    assert_eq!(
+        step.to_string(),
+        "Sum bounds: r1c1 and r2c2 add up to 3, and the cells beside r1c1 add up to 1 to 4; so 3 and 4 out of r1c1."
+    );
+    // Each step's eliminations keep every solution's digits.
+    for rules in [rules, little] {
+        let board = Board::empty_with(&rules);
+        let solutions: Vec<Board> = board.solutions().collect();
+        for step in board.explain() {
+            for (cell, digit) in step.eliminations() {
+                assert!(solutions.iter().all(|s| s.get(cell) != Some(digit)), "{step}");
+            }
+        }
+    }
+}
