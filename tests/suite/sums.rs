@@ -304,3 +304,28 @@ fn explanations_take_sums_by_their_bounds() {
         }
     }
 }
+
+#[test]
+fn the_bundled_sums_puzzles_have_one_solution_that_keeps_every_sum() {
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/sums9.jsonl"))
+        .expect("data/sums9.jsonl");
+    let mut read = 0;
+    for line in text.lines() {
+        let board: Board = line.parse().expect("a JSON puzzle");
+        let rules = board.rules();
+        assert!(rules.sums().count() == 4 && rules.arrows().count() >= 1, "{line}");
+        let solutions: Vec<Board> = board.solutions().take(2).collect();
+        assert_eq!(solutions.len(), 1, "{line}");
+        let digit = |cell: usize| usize::from(solutions[0].get(cell).unwrap());
+        for (total, cells) in rules.sums() {
+            assert_eq!(cells.iter().map(|&c| digit(c)).sum::<usize>(), total);
+        }
+        for (circle, shaft) in rules.arrows() {
+            assert_eq!(shaft.iter().map(|&c| digit(c)).sum::<usize>(), digit(circle[0]));
+        }
+        let units = common::classic_units(3, 3);
+        assert!(common::solves_units(board.as_str(), solutions[0].as_str(), &units));
+        read += 1;
+    }
+    assert_eq!(read, 24);
+}
