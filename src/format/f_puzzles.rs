@@ -608,6 +608,21 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
             "extraregion" => extra.extend(items(&mut r, &grid)?.into_iter().map(|item| item.cells.unwrap_or_default())),
             "thermometer" => thermometers.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "minimum" | "maximum" => {
+                // Smaller (or larger) than each cell beside it: a step of a
+                // thermometer to (or from) each.
+                for cell in items(&mut r, &grid)?.into_iter().filter_map(|item| item.cell) {
+                    let beside = neighbours(side).filter_map(|(a, b)| match cell {
+                        _ if a == cell => Some(b),
+                        _ if b == cell => Some(a),
+                        _ => None,
+                    });
+                    let steps: Vec<Vec<usize>> = beside
+                        .map(|other| if key == "minimum" { vec![cell, other] } else { vec![other, cell] })
+                        .collect();
+                    thermometers.extend(steps);
+                }
+            }
             "odd" | "even" => {
                 let cells = items(&mut r, &grid)?.into_iter().filter_map(|item| item.cell);
                 if key == "odd" { odd.extend(cells) } else { even.extend(cells) }

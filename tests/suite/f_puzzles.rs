@@ -113,8 +113,8 @@ fn every_constraint_read_is_the_rule_built_by_hand() -> Result<(), Box<dyn std::
 }
 
 #[test]
-fn arrows_little_killers_clones_and_palindromes_are_the_rules_built_by_hand() -> Result<(), Box<dyn std::error::Error>>
-{
+fn arrows_little_killers_clones_palindromes_and_extremes_are_the_rules_built_by_hand()
+-> Result<(), Box<dyn std::error::Error>> {
     let json = format!(
         r#"{{
         "size": 9,
@@ -127,7 +127,9 @@ fn arrows_little_killers_clones_and_palindromes_are_the_rules_built_by_hand() ->
                             {{"cell": "R8C10", "direction": "UL", "value": "20"}},
                             {{"cell": "R0C5", "direction": "DR", "value": ""}}],
         "clone": [{{"cells": ["R1C1", "R1C2"], "cloneCells": ["R5C7", "R5C8"]}}],
-        "palindrome": [{{"lines": [["R9C5", "R8C6", "R7C7", "R6C8", "R5C9"]]}}]
+        "palindrome": [{{"lines": [["R9C5", "R8C6", "R7C7", "R6C8", "R5C9"]]}}],
+        "minimum": [{{"cell": "R1C5"}}],
+        "maximum": [{{"cell": "R9C9"}}]
     }}"#,
         grid_of(&".".repeat(81), 9)
     );
@@ -143,7 +145,11 @@ fn arrows_little_killers_clones_and_palindromes_are_the_rules_built_by_hand() ->
         .with_relation(0, Relation::Difference(0), 42)?
         .with_relation(1, Relation::Difference(0), 43)?
         .with_relation(76, Relation::Difference(0), 44)?
-        .with_relation(68, Relation::Difference(0), 52)?;
+        .with_relation(68, Relation::Difference(0), 52)?
+        // The minimum at R1C5 is below its three neighbours, the maximum in
+        // the corner above its two.
+        .with_relations([(4, Relation::Less, 3), (4, Relation::Less, 5), (4, Relation::Less, 13)])?
+        .with_relations([(71, Relation::Less, 80), (79, Relation::Less, 80)])?;
     assert_eq!(board.rules(), expected);
     let solution = board.solve().expect("a solution");
     let digit = |cell: usize| usize::from(solution.get(cell).unwrap());
