@@ -84,7 +84,9 @@ mod random;
 mod sat;
 pub mod search;
 
-pub use board::{Board, Candidates, Children, Conflict, Region, Relation, Rules, RulesError, Shape, Solutions};
+pub use board::{
+    Board, Candidates, Children, Conflict, Region, Relation, Rules, RulesError, Shape, Solutions, SumKind,
+};
 pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;
 

@@ -114,17 +114,19 @@ pub enum Conflict {
         col: usize,
     },
     /// The digit fills the last cell of a sum
-    /// ([`Rules::with_sum`](crate::Rules::with_sum)) or an arrow
-    /// ([`Rules::with_arrow`](crate::Rules::with_arrow)) whose digits do not
-    /// add up.
+    /// ([`Rules::with_sum`](crate::Rules::with_sum)), an arrow
+    /// ([`Rules::with_arrow`](crate::Rules::with_arrow)) or a sandwich
+    /// ([`Rules::with_sandwich`](crate::Rules::with_sandwich)) whose digits
+    /// do not add up.
     SumBroken {
-        /// What the digits must add up to: the sum's total, or the number
-        /// in the arrow's circle.
+        /// What the digits must add up to: the sum's total, the number in
+        /// the arrow's circle, or the sandwich's clue.
         sum: usize,
-        /// What they add up to (an arrow's shaft).
+        /// What they add up to (an arrow's shaft, the digits between a
+        /// sandwich's ends).
         found: usize,
-        /// Whether the cells are an arrow's.
-        arrow: bool,
+        /// Which kind of sum it is.
+        kind: SumKind,
         /// The cell's row.
         row: usize,
         /// The cell's column.
@@ -179,8 +181,8 @@ impl fmt::Display for Conflict {
                 row + 1,
                 col + 1
             ),
-            Conflict::SumBroken { sum, found, arrow, row, col } => {
-                write!(f, "row {}, column {} completes {}", row + 1, col + 1, SumMismatch { sum, found, arrow })
+            Conflict::SumBroken { sum, found, kind, row, col } => {
+                write!(f, "row {}, column {} completes {}", row + 1, col + 1, SumMismatch { sum, found, kind })
             }
         }
     }
@@ -193,18 +195,35 @@ impl std::error::Error for Conflict {}
 pub(crate) struct SumMismatch {
     pub(crate) sum: usize,
     pub(crate) found: usize,
-    pub(crate) arrow: bool,
+    pub(crate) kind: SumKind,
 }
 
 impl fmt::Display for SumMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let SumMismatch { sum, found, arrow } = *self;
-        if arrow {
-            write!(f, "an arrow whose shaft adds up to {found}, not the {sum} in its circle")
-        } else {
-            write!(f, "a sum whose digits add up to {found}, not its total of {sum}")
+        let SumMismatch { sum, found, kind } = *self;
+        match kind {
+            SumKind::Total => write!(f, "a sum whose digits add up to {found}, not its total of {sum}"),
+            SumKind::Arrow => write!(f, "an arrow whose shaft adds up to {found}, not the {sum} in its circle"),
+            SumKind::Sandwich => write!(
+                f,
+                "a sandwich whose digits between its smallest and its largest add up to {found}, not its clue of {sum}"
+            ),
         }
     }
+}
+
+/// Which kind of sum [`Conflict::SumBroken`] and
+/// [`ParseError::SumBroken`](crate::ParseError::SumBroken) speak of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SumKind {
+    /// A total over cells whose digits may repeat
+    /// ([`Rules::with_sum`](crate::Rules::with_sum)): a little killer clue.
+    Total,
+    /// An arrow ([`Rules::with_arrow`](crate::Rules::with_arrow)).
+    Arrow,
+    /// A sandwich sum ([`Rules::with_sandwich`](crate::Rules::with_sandwich)).
+    Sandwich,
 }
 
 /// What the rules allow a cell, as the end of a sentence about a digit

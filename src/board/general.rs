@@ -12,7 +12,7 @@ use super::engine::Engine;
 use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
-use super::sum::{contribution, digits_within};
+use super::sum::{SumRule, contribution, digits_within, sandwich_narrowed};
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 /// The index (digit minus one) of a digit's bit.
@@ -539,6 +539,10 @@ impl General {
         let dirty = std::mem::take(&mut pending.dirty_sums);
         let mut changed = false;
         for k in members(&dirty) {
+            if let SumRule::Sandwich { sum, cells } = &g.sums[k] {
+                changed |= self.sandwich(g, *sum, cells, pending)?;
+                continue;
+            }
             let linear = &g.linear[k];
             let total = i64::from(linear.total);
             // Each narrowing tightens the others' bounds: again until none.
@@ -565,6 +569,33 @@ impl General {
             }
         }
         Ok(changed)
+    }
+
+    /// A sandwich: each cell keeps the digits that some place of the
+    /// line's two ends supports ([`sandwich_narrowed`]), again until none
+    /// goes. Returns whether anything was eliminated.
+    fn sandwich(
+        &mut self,
+        g: &Geometry,
+        sum: usize,
+        cells: &[u16],
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let mut keep = SmallVec::new();
+        let mut changed = false;
+        loop {
+            if sandwich_narrowed(cells, sum, g.full, |cell| self.cands[cell], &mut keep).is_none() {
+                return Err(self.fail(Conflict::Cell(cells[0])));
+            }
+            let mut narrowed = false;
+            for (&cell, &kept) in cells.iter().zip(&keep) {
+                narrowed |= self.keep_only(g, usize::from(cell), kept, pending)?;
+            }
+            changed |= narrowed;
+            if !narrowed {
+                return Ok(changed);
+            }
+        }
     }
 
     /// Removes the candidates of `cell` outside `keep`: a contradiction

@@ -29,7 +29,7 @@ use crate::search::{Budget, Exhausted, Meter};
 pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub(crate) use clauses::Clauses;
-pub use conflict::Conflict;
+pub use conflict::{Conflict, SumKind};
 pub(crate) use conflict::{OnlyAllowed, SumMismatch};
 pub(crate) use relation::Broken;
 pub use relation::Relation;
@@ -354,7 +354,7 @@ impl Board {
         for &k in g.sums_of(cell) {
             let rule = &g.sums[k as usize];
             if let Some((sum, found)) = rule.broken(|c| self.get(c)) {
-                return Err(Conflict::SumBroken { sum, found, arrow: rule.is_arrow(), row, col });
+                return Err(Conflict::SumBroken { sum, found, kind: rule.kind(), row, col });
             }
         }
         Ok(())

@@ -797,7 +797,7 @@ impl Rules {
     pub fn sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.sums.iter().filter_map(|rule| match rule {
             SumRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
-            SumRule::Arrow { .. } => None,
+            SumRule::Arrow { .. } | SumRule::Sandwich { .. } => None,
         })
     }
 
@@ -808,8 +808,83 @@ impl Rules {
         let cells = |cells: &[u16]| cells.iter().map(|&c| usize::from(c)).collect();
         self.geometry.sums.iter().filter_map(move |rule| match rule {
             SumRule::Arrow { circle, shaft } => Some((cells(circle), cells(shaft))),
-            SumRule::Total { .. } => None,
+            SumRule::Total { .. } | SumRule::Sandwich { .. } => None,
         })
+    }
+
+    /// These rules with a sandwich sum: along `cells`, the cells of one
+    /// region in order (a row left to right, say), the digits between the
+    /// region's 1 and its largest digit (9 on 9x9) add up to `sum`; 0
+    /// puts the two side by side.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// [`RulesError::SandwichLine`] for cells that are not one region's,
+    /// and [`RulesError::ImpossibleSandwich`] for a sum above what the
+    /// digits between can make.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // The first row of a 4x4 board holds 5 between its 1 and its 4: the
+    /// // 1 and the 4 at its ends, the 2 and the 3 between them.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_sandwich(5, &[0, 1, 2, 3])?;
+    /// let solutions: Vec<Board> = Board::empty_with(&rules).solutions().collect();
+    /// assert_eq!(solutions.len(), 288 / 6);
+    /// for solution in &solutions {
+    ///     let ends = [solution.get(0).unwrap(), solution.get(3).unwrap()];
+    ///     assert!(ends == [1, 4] || ends == [4, 1]);
+    /// }
+    /// assert_eq!(rules.sandwiches().collect::<Vec<_>>(), [(5, vec![0, 1, 2, 3])]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_sandwich(5, &[0, 1, 4, 5]).map(|_| ()),
+    ///     Ok(()),
+    ///     "a box is a region too"
+    /// );
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_sandwich(3, &[0, 1, 2, 4]),
+    ///     Err(RulesError::SandwichLine { cells: vec![0, 1, 2, 4] })
+    /// );
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_sandwich(6, &[0, 1, 2, 3]),
+    ///     Err(RulesError::ImpossibleSandwich { sum: 6, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_sandwich(self, sum: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_sandwich(sum, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every sandwich of [`Rules::with_sandwich`]: its sum and its cells in
+    /// order, in the order the rules keep them.
+    pub fn sandwiches(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
+        self.geometry.sums.iter().filter_map(|rule| match rule {
+            SumRule::Sandwich { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
+            SumRule::Total { .. } | SumRule::Arrow { .. } => None,
+        })
+    }
+
+    /// The sum rule of [`Rules::with_sandwich`], checked against these rules.
+    pub(crate) fn checked_sandwich(&self, sum: usize, cells: &[usize]) -> Result<SumRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        let mut sorted = line.clone();
+        sorted.sort_unstable();
+        let is_region = self.geometry.units().any(|unit| {
+            let mut unit = unit.to_vec();
+            unit.sort_unstable();
+            unit == sorted
+        });
+        if !is_region {
+            return Err(RulesError::SandwichLine { cells: cells.to_vec() });
+        }
+        // The digits between the ends are 2 to side - 1 at most.
+        if sum > (2..side).sum::<usize>() {
+            return Err(RulesError::ImpossibleSandwich { sum, side });
+        }
+        Ok(SumRule::Sandwich { sum, cells: line })
     }
 
     /// The sum rule of [`Rules::with_sum`], checked against these rules.
@@ -1226,6 +1301,20 @@ pub enum RulesError {
         /// The board's side: its digits are 1 to `side`.
         side: usize,
     },
+    /// A sandwich ([`Rules::with_sandwich`]) whose cells are not those of
+    /// one region of the rules.
+    SandwichLine {
+        /// The cells given.
+        cells: Vec<usize>,
+    },
+    /// A sandwich ([`Rules::with_sandwich`]) whose sum is more than all the
+    /// digits between the smallest and the largest add up to.
+    ImpossibleSandwich {
+        /// The sum asked for.
+        sum: usize,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
     /// A digit outside 1 to the board's side, as
     /// [`Rules::with_allowed_digits`] was given.
     DigitOutOfRange {
@@ -1319,6 +1408,18 @@ impl fmt::Display for RulesError {
                 f,
                 "an arrow with {circle} cells in its circle and {shaft} on its shaft cannot hold on digits 1 to {side}"
             ),
+            RulesError::SandwichLine { ref cells } => write!(
+                f,
+                "a sandwich runs along one region, and cells {} are not one region's",
+                cells.iter().join(", ")
+            ),
+            RulesError::ImpossibleSandwich { sum, side } => {
+                write!(
+                    f,
+                    "no sandwich adds up to {sum}: the digits between 1 and {side} add up to {} at most",
+                    (2..side).sum::<usize>()
+                )
+            }
             RulesError::DigitOutOfRange { digit, side } => {
                 write!(f, "digit {digit} is off the board; use 1 to {side}")
             }

@@ -1,12 +1,16 @@
 //! Sums over cells whose digits may repeat: little killer clues (a total
 //! along a diagonal) and arrows (the digits on the shaft add up to the
-//! number in the circle).
+//! number in the circle); and sandwich sums (the digits between a row's
+//! smallest and largest add up to the clue).
 //!
-//! Both are one linear equation over the cells' digits, which propagation
-//! keeps by bounds: a cell keeps a digit only if the other cells' smallest
-//! and largest contributions can still make up the rest.
+//! The first two are one linear equation over the cells' digits, which
+//! propagation keeps by bounds: a cell keeps a digit only if the other
+//! cells' smallest and largest contributions can still make up the rest.
+//! A sandwich is kept by trying each place of its two ends.
 
 use smallvec::SmallVec;
+
+use super::SumKind;
 
 /// A sum rule as it was given, so that rules compare, print and write back
 /// as the user gave them.
@@ -17,6 +21,9 @@ pub(crate) enum SumRule {
     /// The digits of `shaft` add up to the number whose decimal digits the
     /// cells of `circle` hold, first cell first.
     Arrow { circle: Vec<u16>, shaft: Vec<u16> },
+    /// The digits of `cells` (a region, in order along it) between its
+    /// smallest digit (1) and its largest (the side) add up to `sum`.
+    Sandwich { sum: usize, cells: Vec<u16> },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -31,15 +38,17 @@ impl SumRule {
     /// Every cell of the rule, the circle's first.
     pub(crate) fn cells(&self) -> impl Iterator<Item = u16> + Clone + '_ {
         match self {
-            SumRule::Total { cells, .. } => cells.iter().chain(&[]).copied(),
+            SumRule::Total { cells, .. } | SumRule::Sandwich { cells, .. } => cells.iter().chain(&[]).copied(),
             SumRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
     }
 
     /// The equation: a total's cells weigh 1; an arrow's shaft weighs 1
     /// and its circle's cells -1, -10, -100 from the last one, against 0.
+    /// A sandwich is no equation: none, with no terms.
     pub(crate) fn linear(&self) -> Linear {
         match self {
+            SumRule::Sandwich { .. } => Linear { terms: SmallVec::new(), total: 0 },
             SumRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -74,13 +83,25 @@ impl SumRule {
                     .try_fold(0usize, |n, d| Some(n.saturating_mul(10).saturating_add(d?)))?;
                 (number, sum(shaft)?)
             }
+            SumRule::Sandwich { sum: wanted, cells } => {
+                let digits: Option<SmallVec<[u8; 25]>> = cells.iter().map(|&c| digit(usize::from(c))).collect();
+                let digits = digits?;
+                let largest = u8::try_from(cells.len()).unwrap_or(u8::MAX);
+                let ends = (digits.iter().position(|&d| d == 1)?, digits.iter().position(|&d| d == largest)?);
+                let (from, to) = (ends.0.min(ends.1), ends.0.max(ends.1));
+                (*wanted, digits[from + 1..to].iter().map(|&d| usize::from(d)).sum())
+            }
         };
         (wanted != found).then_some((wanted, found))
     }
 
-    /// Whether the rule is an arrow's.
-    pub(crate) fn is_arrow(&self) -> bool {
-        matches!(self, SumRule::Arrow { .. })
+    /// The kind of the rule, as errors name it.
+    pub(crate) fn kind(&self) -> SumKind {
+        match self {
+            SumRule::Total { .. } => SumKind::Total,
+            SumRule::Arrow { .. } => SumKind::Arrow,
+            SumRule::Sandwich { .. } => SumKind::Sandwich,
+        }
     }
 }
 
@@ -95,6 +116,33 @@ impl Linear {
         });
         (low..=high).contains(&i64::from(self.total))
     }
+}
+
+/// The sums of the `count` smallest and of the `count` largest digits of
+/// `mask`; `None` when it has fewer.
+fn extremes(mask: u32, count: usize) -> Option<(i64, i64)> {
+    if (mask.count_ones() as usize) < count {
+        return None;
+    }
+    let digit = |bit: u32| i64::from(bit.trailing_zeros() + 1);
+    let low = bits(mask).take(count).map(digit).sum();
+    let mut rest = mask;
+    let mut high = 0;
+    for _ in 0..count {
+        let top = 1 << rest.ilog2();
+        high += digit(top);
+        rest ^= top;
+    }
+    Some((low, high))
+}
+
+/// The bits of `mask`, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = mask & mask.wrapping_neg();
+        mask ^= bit;
+        (bit != 0).then_some(bit)
+    })
 }
 
 /// The smallest and largest that a cell with candidates `mask` (not empty)
@@ -123,6 +171,75 @@ pub(crate) fn digits_within(mask: u32, weight: i32, low: i64, high: i64) -> u32 
     keep
 }
 
+/// The digits a sandwich's cells may keep, given every cell's candidates
+/// (`held`, a filled cell's digit as its one candidate), into `keep`: for
+/// each pair of places where the line's 1 and its largest digit (the top
+/// bit of `full`) can stand, with the cells between able to make `sum` by
+/// bounds, the ends keep those two digits, the cells between the digits
+/// that fit the rest, and the cells outside any digit but those two. A
+/// digit no such pair supports goes. `None` when no pair is left.
+pub(crate) fn sandwich_narrowed(
+    cells: &[u16],
+    sum: usize,
+    full: u32,
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let (low, high) = (1u32, full ^ (full >> 1));
+    let ends = low | high;
+    let masks: SmallVec<[u32; 32]> = cells.iter().map(|&c| held(usize::from(c))).collect();
+    keep.clear();
+    keep.resize(cells.len(), 0);
+    let sum = i64::try_from(sum).unwrap_or(i64::MAX);
+    for a in 0..masks.len() {
+        for b in a + 1..masks.len() {
+            let (first, last) = (masks[a], masks[b]);
+            let first_keeps =
+                (if last & high != 0 { first & low } else { 0 }) | (if last & low != 0 { first & high } else { 0 });
+            let last_keeps =
+                (if first & high != 0 { last & low } else { 0 }) | (if first & low != 0 { last & high } else { 0 });
+            if first_keeps == 0 || last_keeps == 0 {
+                continue;
+            }
+            // Every other cell holds a digit but the ends'.
+            if masks.iter().enumerate().any(|(k, &m)| k != a && k != b && m & !ends == 0) {
+                continue;
+            }
+            // The cells between hold distinct digits (the line is a region):
+            // each cell's own least and greatest, or the union's, whichever
+            // is tighter.
+            let inner = &masks[a + 1..b];
+            let union = inner.iter().fold(0, |u, &m| u | m) & !ends;
+            let (smallest, largest) = inner.iter().fold((0, 0), |(smallest, largest), &m| {
+                let (x, y) = contribution(m & !ends, 1);
+                (smallest + x, largest + y)
+            });
+            let Some((low, high)) = extremes(union, inner.len()) else { continue };
+            if !(smallest.max(low)..=largest.min(high)).contains(&sum) {
+                continue;
+            }
+            keep[a] |= first_keeps;
+            keep[b] |= last_keeps;
+            for k in (0..a).chain(b + 1..masks.len()) {
+                keep[k] |= masks[k] & !ends;
+            }
+            for k in a + 1..b {
+                let own = masks[k] & !ends;
+                let (x, y) = contribution(own, 1);
+                for bit in bits(own) {
+                    let digit = i64::from(bit.trailing_zeros() + 1);
+                    // The others: distinct, and none of them this digit.
+                    let Some((low, high)) = extremes(union & !bit, inner.len() - 1) else { continue };
+                    if (smallest - x).max(low) <= sum - digit && sum - digit <= (largest - y).min(high) {
+                        keep[k] |= bit;
+                    }
+                }
+            }
+        }
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +256,26 @@ mod tests {
         let wrong = |c: usize| Some([0, 0, 0, 1, 3, 3, 4, 5][c]);
         assert_eq!(pill.broken(wrong), Some((13, 12)));
         assert_eq!(pill.broken(|c| (c != 7).then_some(1)), None, "an empty cell breaks nothing yet");
+    }
+
+    #[test]
+    fn a_sandwich_keeps_the_places_of_its_ends_that_fit() {
+        // A row of 4 whose 1 and 4 hold a sum of 5 between them: 2 and 3.
+        let cells = [0u16, 1, 2, 3];
+        let mut keep = SmallVec::new();
+        assert_eq!(sandwich_narrowed(&cells, 5, 0b1111, |_| 0b1111, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b1001, 0b0110, 0b0110, 0b1001]);
+        // A sum of 0: the 1 and the 4 side by side, anywhere.
+        assert_eq!(sandwich_narrowed(&cells, 0, 0b1111, |_| 0b1111, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b1111; 4]);
+        // With the 1 first, the 4 must be second.
+        let held = |c: usize| if c == 0 { 0b0001 } else { 0b1110 };
+        assert_eq!(sandwich_narrowed(&cells, 0, 0b1111, held, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b0001, 0b1000, 0b0110, 0b0110]);
+        assert_eq!(sandwich_narrowed(&cells, 4, 0b1111, held, &mut keep), None, "no two of 2 and 3 make 4");
+        let rule = SumRule::Sandwich { sum: 5, cells: cells.to_vec() };
+        assert_eq!(rule.broken(|c| Some([1, 2, 3, 4][c])), None);
+        assert_eq!(rule.broken(|c| Some([2, 1, 4, 3][c])), Some((5, 0)));
     }
 
     #[test]

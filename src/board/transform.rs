@@ -33,7 +33,7 @@ impl Board {
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
     /// on killer and non-consecutive rules, on relations between cells
-    /// (thermometers, Kropki dots), on sums and arrows, and on digits
+    /// (thermometers, Kropki dots), on sums, arrows and sandwiches, and on digits
     /// allowed in some cells only (even and odd cells), where relabelling
     /// changes sums, which
     /// digits are consecutive, which is larger and which are allowed, the
@@ -58,6 +58,7 @@ impl Board {
             || rules.relations().next().is_some()
             || rules.sums().next().is_some()
             || rules.arrows().next().is_some()
+            || rules.sandwiches().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

@@ -56,6 +56,8 @@ fn reason(grid: &Grid, rule: &SumRule, cell: usize, held: &impl Fn(usize) -> u32
     let name = grid.cell_name(cell);
     let names = |cells: &[u16]| list(cells.iter().map(|&c| grid.cell_name(usize::from(c))));
     match rule {
+        // A sandwich has no equation, so no bounds step reaches it.
+        SumRule::Sandwich { .. } => String::new(),
         SumRule::Total { total, cells } => {
             let (low, high) = range_without(cells, cell, held);
             format!("{} add up to {total}, and the cells beside {name} add up to {}", names(cells), span(low, high))

@@ -362,6 +362,9 @@ pub(super) struct PuzzleObject {
     /// Each arrow of `arrows` (as [`Rules::with_arrow`] takes it: the
     /// circle and the shaft), with its line and column.
     pub(super) arrows: Vec<PlacedArrow>,
+    /// Each sandwich of `sandwiches` (as [`Rules::with_sandwich`] takes it:
+    /// the sum and the cells), with its line and column.
+    pub(super) sandwiches: Vec<PlacedSum>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -369,6 +372,33 @@ pub(super) struct PuzzleObject {
 }
 
 impl PuzzleObject {
+    /// Where the object's first rule of its own is (a map, a list of
+    /// cells, a name), if it has one.
+    pub(super) fn first_rule_place(&self) -> Option<(usize, usize)> {
+        let first = |list: &[(Vec<usize>, (usize, usize))]| list.first().map(|(_, at)| *at);
+        self.regions
+            .as_ref()
+            .or(self.cages.as_ref())
+            .map(|(_, at)| *at)
+            .or(first(&self.extra_regions))
+            .or(first(&self.distinct_groups))
+            .or(first(&self.thermometers))
+            .or(self.relations.first().map(|(_, at)| *at))
+            .or(self.sums.first().map(|(_, at)| *at))
+            .or(self.arrows.first().map(|(_, at)| *at))
+            .or(self.sandwiches.first().map(|(_, at)| *at))
+            .or(self.even.as_ref().map(|(_, at)| *at))
+            .or(self.odd.as_ref().map(|(_, at)| *at))
+            .or(self.names.first().map(|(_, at)| *at))
+    }
+
+    /// Whether the object's only rules of its own are names (which the
+    /// parser's options hold), with no map or list of cells.
+    pub(super) fn names_only(&self) -> bool {
+        let place = self.first_rule_place();
+        place.is_some() && place == self.names.first().map(|(_, at)| *at)
+    }
+
     /// Reads `text`, a JSON object with a `puzzle` string and perhaps
     /// `regions`, `cages` and `rules`; other members are skipped. A comma
     /// may follow it. An error gives its line, column and reason.
@@ -379,6 +409,7 @@ impl PuzzleObject {
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
+        let mut sandwiches = None;
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -421,10 +452,11 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "sums" => {
+                    "sums" | "sandwiches" => {
                         let mut list = Vec::new();
                         r.array(|r| r.sum_line(&mut list))?;
-                        if sums.replace(list).is_some() {
+                        let slot = if key == "sums" { &mut sums } else { &mut sandwiches };
+                        if slot.replace(list).is_some() {
                             return Err(twice(r));
                         }
                         Ok(())
@@ -488,6 +520,7 @@ impl PuzzleObject {
             relations: relations.unwrap_or_default(),
             sums: sums.unwrap_or_default(),
             arrows: arrows.unwrap_or_default(),
+            sandwiches: sandwiches.unwrap_or_default(),
             even,
             odd,
         })

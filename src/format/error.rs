@@ -203,16 +203,19 @@ pub enum ParseError {
         /// Where the given that fills the cage is.
         column: usize,
     },
-    /// The givens fill a sum ([`Rules::with_sum`](crate::Rules::with_sum))
-    /// or an arrow ([`Rules::with_arrow`](crate::Rules::with_arrow)) whose
-    /// digits do not add up.
+    /// The givens fill a sum ([`Rules::with_sum`](crate::Rules::with_sum)),
+    /// an arrow ([`Rules::with_arrow`](crate::Rules::with_arrow)) or a
+    /// sandwich ([`Rules::with_sandwich`](crate::Rules::with_sandwich))
+    /// whose digits do not add up.
     SumBroken {
-        /// The sum's total, or the number in the arrow's circle.
+        /// The sum's total, the number in the arrow's circle, or the
+        /// sandwich's clue.
         sum: usize,
-        /// What the givens add up to (an arrow's shaft).
+        /// What the givens add up to (an arrow's shaft, the digits between a
+        /// sandwich's ends).
         found: usize,
-        /// Whether the cells are an arrow's.
-        arrow: bool,
+        /// Which kind of sum it is.
+        kind: crate::SumKind,
         /// Where the given that fills the sum is.
         line: usize,
         /// Where the given that fills the sum is.
@@ -353,8 +356,8 @@ impl fmt::Display for Reason<'_> {
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
             }
-            ParseError::SumBroken { sum, found, arrow, .. } => {
-                write!(f, "the givens fill {}", crate::board::SumMismatch { sum, found, arrow })
+            ParseError::SumBroken { sum, found, kind, .. } => {
+                write!(f, "the givens fill {}", crate::board::SumMismatch { sum, found, kind })
             }
             ParseError::ShapeCells { shape, found, .. } if !shape.has_boxes() => write!(
                 f,

@@ -4,7 +4,8 @@
 //!
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
-//! `thermometers`, `relations`, `even`, `odd`, `sums` and `arrows`), which
+//! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows` and
+//! `sandwiches`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -545,7 +546,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
-    let (mut sums, mut arrows) = (Vec::new(), Vec::new());
+    let (mut sums, mut arrows, mut sandwiches) = (Vec::new(), Vec::new(), Vec::new());
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -589,6 +590,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
             "arrow" => arrows.extend(items(&mut r, &grid)?.into_iter().map(arrow_of)),
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
+            "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
             "clone" => {
                 for item in items(&mut r, &grid)? {
                     let (cells, clones) = (item.cells.unwrap_or_default(), item.clone_cells.unwrap_or_default());
@@ -762,6 +764,13 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             sums.iter().map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells))).collect();
         let _ = write!(out, ", \"sums\": [{}]", objects.join(", "));
     }
+    if !sandwiches.is_empty() {
+        let objects: Vec<String> = sandwiches
+            .iter()
+            .map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells)))
+            .collect();
+        let _ = write!(out, ", \"sandwiches\": [{}]", objects.join(", "));
+    }
     if !arrows.is_empty() {
         let objects: Vec<String> = arrows
             .iter()
@@ -850,6 +859,71 @@ fn little_killers(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<SumCells>, (usi
     Ok(clues)
 }
 
+/// A cell named as f-puzzles names cells, `R3C7`, with its row and column
+/// from 1, which may lie outside the grid (a clue's place): `None` for a
+/// name of another form.
+fn named_place(name: &str) -> Option<(isize, isize)> {
+    let upper = name.to_ascii_uppercase();
+    let (row, column) = upper.strip_prefix('R')?.split_once('C')?;
+    Some((row.parse().ok()?, column.parse().ok()?))
+}
+
+/// The sandwich clues of a `sandwichsum` array, each as its sum and the
+/// cells of its row or column, in order: a clue above or below the grid
+/// (row 0, or the row after the last) is its column's, one left or right
+/// of it its row's. A clue without a value gives nothing.
+fn sandwich_clues(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<SumCells>, (usize, usize, String)> {
+    let side = isize::try_from(grid.side).unwrap_or(isize::MAX);
+    let mut clues = Vec::new();
+    let mut failed = None;
+    let read = r.array(|r| {
+        r.skip_space();
+        let at = r.pos;
+        let (mut place, mut value) = (None, None);
+        r.object(|r, member, _| match member {
+            "cell" => {
+                r.skip_space();
+                let name_at = r.pos;
+                place = Some((r.string()?, name_at));
+                Ok(())
+            }
+            "value" => {
+                r.skip_space();
+                let value_at = r.pos;
+                let read = number_or_string(r);
+                value = Some((kept(&mut failed, read)?, value_at));
+                Ok(())
+            }
+            _ => r.skip_value(0),
+        })?;
+        let Some((value, value_at)) = value.filter(|(v, _)| !v.trim().is_empty()) else { return Ok(()) };
+        let Ok(sum) = value.trim().parse::<usize>() else {
+            let reason = format!("a sandwich's sum {value:?} is not a whole number");
+            return kept(&mut failed, Err(error(r, value_at, reason)));
+        };
+        let Some((name, name_at)) = place else {
+            return kept(&mut failed, Err(error(r, at, "a sandwich clue has no \"cell\"")));
+        };
+        let inside = |n: isize| (1..=side).contains(&n);
+        let line: Vec<usize> = match named_place(&name) {
+            Some((row, column)) if (row == 0 || row == side + 1) && inside(column) => {
+                (0..grid.side).map(|r| r * grid.side + column.unsigned_abs() - 1).collect()
+            }
+            Some((row, column)) if (column == 0 || column == side + 1) && inside(row) => {
+                (0..grid.side).map(|c| (row.unsigned_abs() - 1) * grid.side + c).collect()
+            }
+            _ => {
+                let reason = format!("a sandwich clue stands beside a row or column, not at {name:?}");
+                return kept(&mut failed, Err(error(r, name_at, reason)));
+            }
+        };
+        clues.push((sum, line));
+        Ok(())
+    });
+    settled(read, failed)?;
+    Ok(clues)
+}
+
 /// The cells from a little killer's clue cell outside the grid, one
 /// diagonal step at a time in its direction, while on the board.
 fn diagonal_from(
@@ -862,12 +936,7 @@ fn diagonal_from(
     let side = grid.side;
     let Some((name, name_at)) = outside else { return Err(error(r, at, "a little killer has no \"cell\"")) };
     let Some((way, way_at)) = direction else { return Err(error(r, at, "a little killer has no \"direction\"")) };
-    let upper = name.to_ascii_uppercase();
-    let place = upper.strip_prefix('R').and_then(|rest| {
-        let (row, column) = rest.split_once('C')?;
-        Some((row.parse::<isize>().ok()?, column.parse::<isize>().ok()?))
-    });
-    let Some((row, column)) = place else {
+    let Some((row, column)) = named_place(&name) else {
         return Err(error(r, name_at, format!("expected a cell such as \"R0C1\", found {name:?}")));
     };
     let Some(&(_, (down, across))) = DIRECTIONS.iter().find(|(w, _)| w.eq_ignore_ascii_case(&way)) else {
@@ -996,7 +1065,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
     let ([thermometers, differences, ratios, xv, clones], negative) = marks(board)?;
-    let (little_killers, arrows) = sum_items(board)?;
+    let [little_killers, arrows, sandwiches] = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1027,6 +1096,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("clone", clones),
         ("littlekillersum", little_killers),
         ("arrow", arrows),
+        ("sandwichsum", sandwiches),
         ("odd", odd),
         ("even", even),
     ] {
@@ -1163,10 +1233,12 @@ fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String>
     Ok(([thermometers, differences, ratios, xv, clones], negative))
 }
 
-/// `board`'s sums as f-puzzles' little killer clues and its arrows as
-/// arrows; an error for a sum whose cells are not a whole diagonal, from
-/// edge to edge, which is all a little killer can hold.
-fn sum_items(board: &Board) -> Result<(Vec<String>, Vec<String>), String> {
+/// `board`'s sums as f-puzzles' little killer clues, its arrows as
+/// arrows and its sandwiches as sandwich clues; an error for a sum whose
+/// cells are not a whole diagonal, from edge to edge, which is all a
+/// little killer can hold, and for a sandwich along a region other than
+/// a row or a column.
+fn sum_items(board: &Board) -> Result<[Vec<String>; 3], String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1207,6 +1279,22 @@ fn sum_items(board: &Board) -> Result<(Vec<String>, Vec<String>), String> {
             names(&cells)
         ));
     }
+    let mut sandwiches = Vec::new();
+    for (sum, cells) in rules.sandwiches() {
+        let row = cells[0] / side;
+        let column = cells[0] % side;
+        let clue = if cells.iter().all(|&c| c / side == row) {
+            name(row + 1, 0)
+        } else if cells.iter().all(|&c| c % side == column) {
+            name(0, column + 1)
+        } else {
+            return Err(format!(
+                "f-puzzles holds a sandwich only along a row or a column, and cells {} are neither",
+                cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ));
+        };
+        sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
+    }
     let arrows = rules
         .arrows()
         .map(|(circle, shaft)| {
@@ -1214,7 +1302,7 @@ fn sum_items(board: &Board) -> Result<(Vec<String>, Vec<String>), String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok((little_killers, arrows))
+    Ok([little_killers, arrows, sandwiches])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

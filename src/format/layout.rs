@@ -84,6 +84,8 @@ pub(crate) struct OwnRules {
     pub(crate) sums: Vec<(usize, Vec<usize>)>,
     /// A JSON object's arrows (circle and shaft), as it listed them.
     pub(crate) arrows: Vec<(Vec<usize>, Vec<usize>)>,
+    /// A JSON object's sandwiches (sum and cells), as it listed them.
+    pub(crate) sandwiches: Vec<(usize, Vec<usize>)>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -257,6 +259,14 @@ impl Layout {
     #[must_use]
     pub fn arrows(&self) -> &[(Vec<usize>, Vec<usize>)] {
         &self.own.arrows
+    }
+
+    /// The sandwiches (sum and cells along a region) that a puzzle written
+    /// as a JSON object brought in its `sandwiches` member, as it listed
+    /// them; empty when it brought none.
+    #[must_use]
+    pub fn sandwiches(&self) -> &[(usize, Vec<usize>)] {
+        &self.own.sandwiches
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

@@ -388,17 +388,7 @@ impl Parser {
             column,
             reason,
         })?;
-        let own_rules = object.regions.as_ref().or(object.cages.as_ref()).map(|(_, at)| *at);
-        let own_rules = own_rules
-            .or(object.extra_regions.first().map(|(_, at)| *at))
-            .or(object.distinct_groups.first().map(|(_, at)| *at))
-            .or(object.thermometers.first().map(|(_, at)| *at))
-            .or(object.relations.first().map(|(_, at)| *at))
-            .or(object.sums.first().map(|(_, at)| *at))
-            .or(object.arrows.first().map(|(_, at)| *at))
-            .or(object.even.as_ref().map(|(_, at)| *at))
-            .or(object.odd.as_ref().map(|(_, at)| *at))
-            .or(object.names.first().map(|(_, at)| *at));
+        let own_rules = object.first_rule_place();
         if let (Some(given), Some(at)) = (given, own_rules) {
             return self.parse_object(text, None).and_then(|read| same_rules(read, given, at));
         }
@@ -441,17 +431,7 @@ impl Parser {
                 let scan = parser.shape(rules.shape()).scan(&padded, false)?;
                 (Self::build_on(&scan, Board::empty_with(rules))?, scan)
             }
-            None if object.regions.is_none()
-                && object.cages.is_none()
-                && object.extra_regions.is_empty()
-                && object.distinct_groups.is_empty()
-                && object.thermometers.is_empty()
-                && object.relations.is_empty()
-                && object.sums.is_empty()
-                && object.arrows.is_empty()
-                && object.even.is_none()
-                && object.odd.is_none() =>
-            {
+            None if own_rules.is_none() || object.names_only() => {
                 let scan = parser.scan(&padded, false)?;
                 (parser.build(&scan)?, scan)
             }
@@ -473,6 +453,7 @@ impl Parser {
         layout.own.relations = object.relations.into_iter().map(|(relation, _)| relation).collect();
         layout.own.sums = object.sums.into_iter().map(|(sum, _)| sum).collect();
         layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
+        layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -553,6 +534,9 @@ impl Parser {
         }
         for ((circle, shaft), place) in &object.arrows {
             sums.push(rules.checked_arrow(circle, shaft).map_err(|e| at(*place, e))?);
+        }
+        for ((sum, cells), place) in &object.sandwiches {
+            sums.push(rules.checked_sandwich(*sum, cells).map_err(|e| at(*place, e))?);
         }
         rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {
@@ -854,8 +838,8 @@ impl Parser {
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
                 }
-                Err(Conflict::SumBroken { sum, found, arrow, .. }) => {
-                    return Err(ParseError::SumBroken { sum, found, arrow, line: raw.line, column: raw.column });
+                Err(Conflict::SumBroken { sum, found, kind, .. }) => {
+                    return Err(ParseError::SumBroken { sum, found, kind, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::NotAllowed { digit, allowed, row, col }) => {
                     return Err(ParseError::NotAllowed {

@@ -149,6 +149,18 @@ fn generated(random: &mut Random) -> String {
     }
 }
 
+/// An f-puzzles sandwich clue above a column or left of a row (or
+/// nowhere), of any sum: most break the grid.
+fn sandwich_clue(random: &mut Random, side: usize) -> String {
+    let at = random.below(side + 2);
+    let cell = match random.below(3) {
+        0 => format!("R0C{at}"),
+        1 => format!("R{at}C0"),
+        _ => "R0C0".to_owned(),
+    };
+    format!(r#"{{"cell":"{cell}","value":"{}"}}"#, random.below(40))
+}
+
 /// An f-puzzles little killer from above the first row, by its cells or by
 /// its direction (now and then a wrong one), with the sum of `digit`s on
 /// its diagonal or another.
@@ -222,7 +234,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
         let a = random_cell(random);
         let b = if random.below(2) == 0 { a + 1 } else { a + side };
         let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
-        let (kind, item) = match random.below(13) {
+        let (kind, item) = match random.below(14) {
             0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
             1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
             2 => {
@@ -255,6 +267,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             9 => ("littlekillersum", little_killer(random, side, &digit, &name)),
             10 => ("clone", format!(r#"{{"cells":[{}],"cloneCells":[{}]}}"#, name(a), name(b))),
             12 => (*random.pick(&["minimum", "maximum"]), format!(r#"{{"cell":{}}}"#, name(a))),
+            13 => ("sandwichsum", sandwich_clue(random, side)),
             11 => ("palindrome", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             7 => (
                 "extraregion",
@@ -408,6 +421,13 @@ fn check(text: &str, parser: Parser) {
                 let number = circle.iter().fold(0, |n, &c| n * 10 + digit(c));
                 assert_eq!(shaft.iter().map(|&c| digit(c)).sum::<usize>(), number, "{text:?} gave {solution}");
             }
+            for (sum, cells) in board.rules().sandwiches() {
+                let digits: Vec<usize> = cells.iter().map(|&c| digit(c)).collect();
+                let one = digits.iter().position(|&d| d == 1).expect("a region holds 1");
+                let top = digits.iter().position(|&d| d == shape.side()).expect("and the largest digit");
+                let between: usize = digits[one.min(top) + 1..one.max(top)].iter().sum();
+                assert_eq!(between, sum, "{text:?} gave {solution}");
+            }
             for cell in 0..shape.side() * shape.side() {
                 let allowed = board.rules().allowed_digits(cell);
                 assert!(allowed.contains(solution.get(cell).unwrap_or(0)), "{text:?} gave {solution}");
@@ -467,7 +487,7 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     // f-puzzles links, whose compressed text the mutations break.
     for _ in 0..20 {
         seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
-        seeds.push(crate::f_puzzles::SANDWICH_LINK.to_owned());
+        seeds.push(crate::f_puzzles::QUADRUPLE_LINK.to_owned());
     }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();

@@ -1,7 +1,7 @@
 //! Sums whose digits may repeat (little killer clues) and arrows, against
 //! a brute-force reference that adds the digits up itself.
 
-use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape};
+use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape, SumKind};
 use proptest::prelude::*;
 
 use crate::common;
@@ -248,14 +248,14 @@ fn bad_sums_and_arrows_say_what_is_wrong() {
 fn givens_that_break_a_sum_are_refused_with_where() {
     let rules = Rules::new(Shape::new(2, 2)).with_sum(5, &[0, 10]).unwrap().with_arrow(&[2], &[7]).unwrap();
     let err = rules.parse("1...\n....\n..3.\n....").unwrap_err();
-    assert_eq!(err, ParseError::SumBroken { sum: 5, found: 4, arrow: false, line: 3, column: 3 });
+    assert_eq!(err, ParseError::SumBroken { sum: 5, found: 4, kind: SumKind::Total, line: 3, column: 3 });
     assert_eq!(err.to_string(), "line 3, column 3: the givens fill a sum whose digits add up to 4, not its total of 5");
     let err = rules.parse("..3.\n...4\n....\n....").unwrap_err();
     assert_eq!(err.reason(), "the givens fill an arrow whose shaft adds up to 4, not the 3 in its circle");
     // Placing a digit says the same.
     let board = Board::empty_with(&rules).place(0, 2).unwrap();
     let refused = board.place(10, 2).unwrap_err();
-    assert_eq!(refused, Conflict::SumBroken { sum: 5, found: 4, arrow: false, row: 2, col: 2 });
+    assert_eq!(refused, Conflict::SumBroken { sum: 5, found: 4, kind: SumKind::Total, row: 2, col: 2 });
     assert_eq!(refused.to_string(), "row 3, column 3 completes a sum whose digits add up to 4, not its total of 5");
     assert!(board.place(10, 3).is_ok());
 }
@@ -328,4 +328,141 @@ fn the_bundled_sums_puzzles_have_one_solution_that_keeps_every_sum() {
         read += 1;
     }
     assert_eq!(read, 24);
+}
+
+/// The sum between the 1 and the largest digit (`side`) of `digits`, the
+/// line's digits in order; `None` while either is missing.
+fn sandwich_of(digits: &[usize], side: usize) -> Option<usize> {
+    let one = digits.iter().position(|&d| d == 1)?;
+    let top = digits.iter().position(|&d| d == side)?;
+    Some(digits[one.min(top) + 1..one.max(top)].iter().sum())
+}
+
+/// Counts the solutions of `puzzle` under `units` and `sandwiches` (sum,
+/// cells in order), up to `limit`, by plain backtracking: a sandwich is
+/// checked once its line is full.
+fn brute_count_sandwiches(
+    puzzle: &str,
+    side: usize,
+    units: &[Vec<usize>],
+    sandwiches: &[(usize, Vec<usize>)],
+    limit: usize,
+) -> usize {
+    fn count_on(
+        grid: &mut [usize],
+        side: usize,
+        units: &[Vec<usize>],
+        lines: &[(usize, Vec<usize>)],
+        limit: usize,
+    ) -> usize {
+        let full_lines_hold = lines.iter().all(|(sum, cells)| {
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            digits.contains(&0) || sandwich_of(&digits, side) == Some(*sum)
+        });
+        if !full_lines_hold {
+            return 0;
+        }
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
+                continue;
+            }
+            grid[cell] = v;
+            found += count_on(grid, side, units, lines, limit - found);
+            grid[cell] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+        found
+    }
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
+    let givens_fit = units.iter().all(|u| {
+        let mut seen: Vec<usize> = u.iter().map(|&c| grid[c]).filter(|&d| d != 0).collect();
+        seen.sort_unstable();
+        seen.windows(2).all(|w| w[0] != w[1])
+    });
+    if givens_fit { count_on(&mut grid, side, units, sandwiches, limit) } else { 0 }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn sandwiches_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        lines in prop::collection::vec((0..12usize, 0..4usize), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut sandwiches = Vec::new();
+        for &(line, pick) in &lines {
+            // A row or column (its cells, in order, backwards now and then),
+            // with the grid's sum or a little off it.
+            let mut cells = units[line % (2 * side)].clone();
+            if pick == 3 {
+                cells.reverse();
+            }
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            let sum = sandwich_of(&digits, side).expect("a full line") + [0, 0, 1, 0][pick];
+            match rules.clone().with_sandwich(sum, &cells) {
+                Ok(more) => {
+                    rules = more;
+                    sandwiches.push((sum, cells));
+                }
+                Err(RulesError::ImpossibleSandwich { .. }) => prop_assert!(sum > (2..side).sum::<usize>()),
+                Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
+            }
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let expected = brute_count_sandwiches(&puzzle, side, &units, &sandwiches, 20);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ ParseError::SumBroken { .. }) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        let solves = |solution: &str| brute_count_sandwiches(solution, side, &units, &sandwiches, 2) == 1;
+        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+    }
+}
+
+#[test]
+fn sandwiches_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let nine = || Rules::new(Shape::NINE);
+    let row: Vec<usize> = (0..9).collect();
+    assert_eq!(nine().with_sandwich(36, &row), Err(RulesError::ImpossibleSandwich { sum: 36, side: 9 }));
+    assert!(nine().with_sandwich(35, &row).is_ok(), "2 to 8 add up to 35");
+    let bent: Vec<usize> = (1..10).collect();
+    assert_eq!(nine().with_sandwich(5, &bent), Err(RulesError::SandwichLine { cells: bent.clone() }));
+    assert!(nine().with_sandwich(5, &bent).unwrap_err().to_string().contains("not one region's"));
+    // A sandwich of 35 puts 1 and 9 at the ends of its row.
+    let board = Board::empty_with(&nine().with_sandwich(35, &row)?).propagated().expect("solutions");
+    assert_eq!(board.candidates(0).iter().collect::<Vec<_>>(), [1, 9]);
+    assert_eq!(board.candidates(4).iter().collect::<Vec<_>>(), (2..=8).collect::<Vec<_>>());
+    // Givens that break it, and JSON and f-puzzles that bring it back.
+    let rules = nine().with_sandwich(0, &row)?;
+    assert!(rules.parse(&format!("1.9{}", ".".repeat(78))).is_ok(), "checked once the row is full");
+    let err = rules.parse(&format!("123456789{}", ".".repeat(72))).unwrap_err();
+    assert_eq!(err.position(), Some((1, 9)));
+    assert!(err.to_string().ends_with("add up to 35, not its clue of 0"), "{err}");
+    assert!(err.to_string().contains("a sandwich whose digits between its smallest and its largest"), "{err}");
+    let json = r#"{"puzzle": "................", "sandwiches": [{"sum": 5, "cells": [0, 4, 8, 12]}]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
+    assert_eq!(layout.sandwiches(), [(5, vec![0, 4, 8, 12])]);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
+    let boxed = Rules::new(Shape::new(2, 2)).with_sandwich(0, &[0, 1, 4, 5])?.parse(&".".repeat(16))?;
+    let refused = lazydoku::format::f_puzzles_json(&boxed).unwrap_err().to_string();
+    assert!(refused.contains("only along a row or a column"), "{refused}");
+    Ok(())
 }

@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -774,12 +774,13 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.relations().is_empty()
             || !layout.sums().is_empty()
             || !layout.arrows().is_empty()
+            || !layout.sandwiches().is_empty()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `sums` and `arrows`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows` and `sandwiches`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -819,7 +820,8 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// the region map as written; `cages`, each cage's sum and cells (as
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
-/// `relations`, `sums`, `arrows`, `even` and `odd`; and `rules`, the names.
+/// `relations`, `sums`, `arrows`, `sandwiches`, `even` and `odd`; and
+/// `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -834,10 +836,12 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let thermometers = (!layout.thermometers().is_empty()).then(|| ("thermometers", cell_lists(layout.thermometers())));
     let relations = (!layout.relations().is_empty()).then(|| ("relations", relations_json(layout.relations())));
     let cells = |cells: &[usize]| format!("[{}]", cells.iter().join(","));
-    let sums = (!layout.sums().is_empty()).then(|| {
-        let objects = layout.sums().iter().map(|(sum, list)| format!("{{\"sum\":{sum},\"cells\":{}}}", cells(list)));
-        ("sums", format!("[{}]", objects.format(",")))
-    });
+    let sum_lists = |list: &[(usize, Vec<usize>)]| {
+        let objects = list.iter().map(|(sum, list)| format!("{{\"sum\":{sum},\"cells\":{}}}", cells(list)));
+        format!("[{}]", objects.format(","))
+    };
+    let sums = (!layout.sums().is_empty()).then(|| ("sums", sum_lists(layout.sums())));
+    let sandwiches = (!layout.sandwiches().is_empty()).then(|| ("sandwiches", sum_lists(layout.sandwiches())));
     let arrows = (!layout.arrows().is_empty()).then(|| {
         let objects = layout
             .arrows()
@@ -864,6 +868,7 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(relations)
         .chain(sums)
         .chain(arrows)
+        .chain(sandwiches)
         .chain(even)
         .chain(odd)
         .chain(names)
