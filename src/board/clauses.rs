@@ -106,7 +106,7 @@ impl Clauses {
         }
         // Sums whose digits may repeat have no clauses here: the search
         // keeps them.
-        if geometry.has_sums() {
+        if geometry.has_line_rules() {
             return None;
         }
         let cages = cage_fillings(geometry, text, cands)?;

@@ -132,6 +132,21 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of a between line
+    /// ([`Rules::with_between_line`](crate::Rules::with_between_line)) one of
+    /// whose middle digits does not lie strictly between its ends.
+    NotBetween {
+        /// The middle digit out of place.
+        digit: u8,
+        /// The smaller end's digit.
+        low: u8,
+        /// The larger end's digit.
+        high: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
 }
 
 impl fmt::Display for Conflict {
@@ -178,6 +193,12 @@ impl fmt::Display for Conflict {
             Conflict::CageSum { sum, found, row, col } => write!(
                 f,
                 "row {}, column {} completes a cage that adds up to {found}, not its sum of {sum}",
+                row + 1,
+                col + 1
+            ),
+            Conflict::NotBetween { digit, low, high, row, col } => write!(
+                f,
+                "row {}, column {} completes a between line whose {digit} does not lie between its ends, {low} and {high}",
                 row + 1,
                 col + 1
             ),

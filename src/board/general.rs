@@ -12,7 +12,7 @@ use super::engine::Engine;
 use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
-use super::sum::{SumRule, contribution, digits_within, sandwich_narrowed};
+use super::sum::{LineRule, between_narrowed, contribution, digits_within, sandwich_narrowed};
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 /// The index (digit minus one) of a digit's bit.
@@ -50,9 +50,9 @@ struct Pending {
     /// Relations between two cells ([`Geometry::relations_of`]'s
     /// numbering) with a cell changed since they were last looked at.
     dirty_relations: SmallVec<[u64; 4]>,
-    /// Sums whose digits may repeat ([`Geometry::sums_of`]'s numbering)
+    /// Sums whose digits may repeat ([`Geometry::line_rules_of`]'s numbering)
     /// with a cell changed since they were last looked at.
-    dirty_sums: SmallVec<[u64; 4]>,
+    dirty_lines: SmallVec<[u64; 4]>,
 }
 
 /// Sets bit `k` of the bit set `set`, growing it as needed.
@@ -94,7 +94,7 @@ impl Pending {
             dirty_cages: SmallVec::new(),
             every_cage: false,
             dirty_relations: SmallVec::new(),
-            dirty_sums: SmallVec::new(),
+            dirty_lines: SmallVec::new(),
         }
     }
 
@@ -103,7 +103,7 @@ impl Pending {
     #[inline]
     fn cell_changed(&mut self, g: &Geometry, cell: usize) {
         // Most boards have none: three tests on the hot path.
-        if g.has_cages() || g.has_relations() || g.has_sums() {
+        if g.has_cages() || g.has_relations() || g.has_line_rules() {
             self.mark_watchers(g, cell);
         }
     }
@@ -116,8 +116,8 @@ impl Pending {
         for &k in g.relations_of(cell) {
             mark(&mut self.dirty_relations, k as usize);
         }
-        for &k in g.sums_of(cell) {
-            mark(&mut self.dirty_sums, k as usize);
+        for &k in g.line_rules_of(cell) {
+            mark(&mut self.dirty_lines, k as usize);
         }
     }
 
@@ -437,8 +437,8 @@ impl General {
         for k in 0..g.relations.len() {
             mark(&mut pending.dirty_relations, k);
         }
-        for k in 0..g.sums.len() {
-            mark(&mut pending.dirty_sums, k);
+        for k in 0..g.line_rules.len() {
+            mark(&mut pending.dirty_lines, k);
         }
         for cell in (0..g.cells).filter(|&c| self.text[c] == EMPTY) {
             match self.cands[cell] {
@@ -489,7 +489,7 @@ impl General {
                 continue;
             }
             // And the last cells of a sum: this checks its total.
-            if self.sum_bounds(g, pending)? {
+            if self.line_bounds(g, pending)? {
                 continue;
             }
             if self.empty == 0 {
@@ -532,16 +532,26 @@ impl General {
     /// can make up the rest of the total. Bounds, not every combination:
     /// a filled sum is checked exactly, and the search does the rest.
     /// Returns whether anything was eliminated.
-    fn sum_bounds(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
-        if !g.has_sums() {
+    fn line_bounds(&mut self, g: &Geometry, pending: &mut Pending) -> Result<bool, Contradiction> {
+        if !g.has_line_rules() {
             return Ok(false);
         }
-        let dirty = std::mem::take(&mut pending.dirty_sums);
+        let dirty = std::mem::take(&mut pending.dirty_lines);
         let mut changed = false;
         for k in members(&dirty) {
-            if let SumRule::Sandwich { sum, cells } = &g.sums[k] {
-                changed |= self.sandwich(g, *sum, cells, pending)?;
-                continue;
+            match &g.line_rules[k] {
+                LineRule::Sandwich { sum, cells } => {
+                    changed |= self.narrow_line(g, cells, pending, |cells, held, keep| {
+                        sandwich_narrowed(cells, *sum, g.full, held, keep)
+                    })?;
+                    continue;
+                }
+                LineRule::Between { line } => {
+                    changed |=
+                        self.narrow_line(g, line, pending, |line, held, keep| between_narrowed(line, held, keep))?;
+                    continue;
+                }
+                LineRule::Total { .. } | LineRule::Arrow { .. } => {}
             }
             let linear = &g.linear[k];
             let total = i64::from(linear.total);
@@ -571,20 +581,21 @@ impl General {
         Ok(changed)
     }
 
-    /// A sandwich: each cell keeps the digits that some place of the
-    /// line's two ends supports ([`sandwich_narrowed`]), again until none
-    /// goes. Returns whether anything was eliminated.
-    fn sandwich(
+    /// A sandwich or a between line: each cell keeps the digits that
+    /// `narrowed` ([`sandwich_narrowed`], [`between_narrowed`]) says some
+    /// place of the line's ends supports, again until none goes. Returns
+    /// whether anything was eliminated.
+    fn narrow_line(
         &mut self,
         g: &Geometry,
-        sum: usize,
         cells: &[u16],
         pending: &mut Pending,
+        narrowed: impl Fn(&[u16], &dyn Fn(usize) -> u32, &mut SmallVec<[u32; 32]>) -> Option<()>,
     ) -> Result<bool, Contradiction> {
         let mut keep = SmallVec::new();
         let mut changed = false;
         loop {
-            if sandwich_narrowed(cells, sum, g.full, |cell| self.cands[cell], &mut keep).is_none() {
+            if narrowed(cells, &|cell| self.cands[cell], &mut keep).is_none() {
                 return Err(self.fail(Conflict::Cell(cells[0])));
             }
             let mut narrowed = false;
@@ -1056,7 +1067,7 @@ impl Engine for General {
         // The direct count knows peers only: not sums, not consecutive
         // digits, not relations.
         let g = &self.geometry;
-        let pairs_only = g.cages.is_empty() && !g.non_consecutive && !g.has_relations() && !g.has_sums();
+        let pairs_only = g.cages.is_empty() && !g.non_consecutive && !g.has_relations() && !g.has_line_rules();
         if !self.settled || !pairs_only || empty > threshold.min(MAX_CELLS) {
             return None;
         }

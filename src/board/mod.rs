@@ -47,7 +47,8 @@ pub(crate) use candidates::digit_of;
 pub(crate) use general::bits64;
 pub(crate) use nine::MAX_DIRECT;
 pub(crate) use shape::{Cage, Geometry};
-pub(crate) use sum::{SumRule, contribution, digits_within};
+use sum::LineBreak;
+pub(crate) use sum::{LineRule, contribution, digits_within};
 
 /// The text byte of an empty cell.
 pub(crate) const EMPTY: u8 = b'.';
@@ -350,11 +351,17 @@ impl Board {
                 }
             }
         }
-        // A sum this digit fills must add up.
-        for &k in g.sums_of(cell) {
-            let rule = &g.sums[k as usize];
-            if let Some((sum, found)) = rule.broken(|c| self.get(c)) {
-                return Err(Conflict::SumBroken { sum, found, kind: rule.kind(), row, col });
+        // A sum this digit fills must add up, and a between line keep its
+        // middle between its ends.
+        for &k in g.line_rules_of(cell) {
+            match g.line_rules[k as usize].broken(|c| self.get(c)) {
+                Some(LineBreak::Sum { sum, found, kind }) => {
+                    return Err(Conflict::SumBroken { sum, found, kind, row, col });
+                }
+                Some(LineBreak::Between { digit, low, high }) => {
+                    return Err(Conflict::NotBetween { digit, low, high, row, col });
+                }
+                None => {}
             }
         }
         Ok(())

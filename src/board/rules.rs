@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
-use super::sum::SumRule;
+use super::sum::LineRule;
 use super::{Candidates, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
@@ -79,7 +79,7 @@ impl fmt::Debug for Rules {
             .field("distinct", &self.geometry.distinct.len())
             .field("non_consecutive", &self.geometry.non_consecutive)
             .field("relations", &self.geometry.relations.len())
-            .field("sums", &self.geometry.sums.len())
+            .field("sums", &self.geometry.line_rules.len())
             .field(
                 "cells_with_allowed_digits",
                 &self.geometry.allowed.iter().filter(|&&m| m != self.geometry.full).count(),
@@ -795,9 +795,9 @@ impl Rules {
     /// Every sum of [`Rules::with_sum`]: its total and its cells (in
     /// order), in the order the rules keep them.
     pub fn sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
-        self.geometry.sums.iter().filter_map(|rule| match rule {
-            SumRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
-            SumRule::Arrow { .. } | SumRule::Sandwich { .. } => None,
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
+            LineRule::Arrow { .. } | LineRule::Sandwich { .. } | LineRule::Between { .. } => None,
         })
     }
 
@@ -806,9 +806,9 @@ impl Rules {
     /// order the rules keep them.
     pub fn arrows(&self) -> impl Iterator<Item = (Vec<usize>, Vec<usize>)> + '_ {
         let cells = |cells: &[u16]| cells.iter().map(|&c| usize::from(c)).collect();
-        self.geometry.sums.iter().filter_map(move |rule| match rule {
-            SumRule::Arrow { circle, shaft } => Some((cells(circle), cells(shaft))),
-            SumRule::Total { .. } | SumRule::Sandwich { .. } => None,
+        self.geometry.line_rules.iter().filter_map(move |rule| match rule {
+            LineRule::Arrow { circle, shaft } => Some((cells(circle), cells(shaft))),
+            LineRule::Total { .. } | LineRule::Sandwich { .. } | LineRule::Between { .. } => None,
         })
     }
 
@@ -860,14 +860,71 @@ impl Rules {
     /// Every sandwich of [`Rules::with_sandwich`]: its sum and its cells in
     /// order, in the order the rules keep them.
     pub fn sandwiches(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
-        self.geometry.sums.iter().filter_map(|rule| match rule {
-            SumRule::Sandwich { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
-            SumRule::Total { .. } | SumRule::Arrow { .. } => None,
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Sandwich { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
+            LineRule::Total { .. } | LineRule::Arrow { .. } | LineRule::Between { .. } => None,
         })
     }
 
+    /// These rules with a between line: the digits of the cells between
+    /// the line's two ends, `cells[0]` and the last, lie strictly between
+    /// the ends' digits. Digits in the middle may repeat where no region
+    /// forbids it.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// and [`RulesError::BetweenLineLength`] for a line of fewer than three
+    /// cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // Down the first column of a 4x4 board: the two middle cells lie
+    /// // between the ends, so the ends are 1 and 4.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_between_line(&[0, 4, 8, 12])?;
+    /// let solutions: Vec<Board> = Board::empty_with(&rules).solutions().collect();
+    /// assert!(!solutions.is_empty());
+    /// for solution in &solutions {
+    ///     let ends = [solution.get(0).unwrap(), solution.get(12).unwrap()];
+    ///     assert!(ends == [1, 4] || ends == [4, 1]);
+    /// }
+    /// assert_eq!(rules.between_lines().collect::<Vec<_>>(), [vec![0, 4, 8, 12]]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_between_line(&[0, 1]),
+    ///     Err(RulesError::BetweenLineLength { found: 2, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_between_line(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_between_line(cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every between line of [`Rules::with_between_line`], its ends first
+    /// and last, in the order the rules keep them.
+    pub fn between_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Between { line } => Some(line.iter().map(|&c| usize::from(c)).collect()),
+            LineRule::Total { .. } | LineRule::Arrow { .. } | LineRule::Sandwich { .. } => None,
+        })
+    }
+
+    /// The line rule of [`Rules::with_between_line`], checked against these
+    /// rules.
+    pub(crate) fn checked_between_line(&self, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        // Middle digits may repeat, so a line of any length can hold; one
+        // with no middle says nothing and is refused as a mistake.
+        if line.len() < 3 {
+            return Err(RulesError::BetweenLineLength { found: line.len(), side });
+        }
+        Ok(LineRule::Between { line })
+    }
+
     /// The sum rule of [`Rules::with_sandwich`], checked against these rules.
-    pub(crate) fn checked_sandwich(&self, sum: usize, cells: &[usize]) -> Result<SumRule, RulesError> {
+    pub(crate) fn checked_sandwich(&self, sum: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
         let line = self.sum_cells(cells)?;
         let mut sorted = line.clone();
@@ -884,16 +941,16 @@ impl Rules {
         if sum > (2..side).sum::<usize>() {
             return Err(RulesError::ImpossibleSandwich { sum, side });
         }
-        Ok(SumRule::Sandwich { sum, cells: line })
+        Ok(LineRule::Sandwich { sum, cells: line })
     }
 
     /// The sum rule of [`Rules::with_sum`], checked against these rules.
-    pub(crate) fn checked_sum(&self, total: usize, cells: &[usize]) -> Result<SumRule, RulesError> {
+    pub(crate) fn checked_sum(&self, total: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
         let mut cells = self.sum_cells(cells)?;
         // A sum's cells in any order are one rule.
         cells.sort_unstable();
-        let rule = SumRule::Total { total, cells };
+        let rule = LineRule::Total { total, cells };
         let fits = i32::try_from(total).is_ok() && !rule.linear().terms.is_empty() && rule.linear().possible(side);
         if !fits {
             let count = rule.cells().count();
@@ -903,7 +960,7 @@ impl Rules {
     }
 
     /// The sum rule of [`Rules::with_arrow`], checked against these rules.
-    pub(crate) fn checked_arrow(&self, circle: &[usize], shaft: &[usize]) -> Result<SumRule, RulesError> {
+    pub(crate) fn checked_arrow(&self, circle: &[usize], shaft: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
         let both: Vec<usize> = circle.iter().chain(shaft).copied().collect();
         let mut cells = self.sum_cells(&both)?;
@@ -917,7 +974,7 @@ impl Rules {
         if cells.is_empty() || shaft.is_empty() || (cells.len() > 1 && side > 9) || cells.len() > 3 {
             return Err(impossible);
         }
-        let rule = SumRule::Arrow { circle: cells, shaft };
+        let rule = LineRule::Arrow { circle: cells, shaft };
         if !rule.linear().possible(side) {
             return Err(impossible);
         }
@@ -938,11 +995,11 @@ impl Rules {
     }
 
     /// These rules with `more` sums (checked by the caller), built once.
-    pub(crate) fn with_sum_rules(self, more: Vec<SumRule>) -> Rules {
+    pub(crate) fn with_sum_rules(self, more: Vec<LineRule>) -> Rules {
         if more.is_empty() {
             return self;
         }
-        let mut all = self.geometry.sums.clone();
+        let mut all = self.geometry.line_rules.clone();
         all.extend(more);
         Rules::sharing(self.geometry.with_sums(all))
     }
@@ -1158,7 +1215,7 @@ impl Rules {
             Geometry::from_parts(shape, units, cages, like.distinct.clone())
                 .non_consecutive(like.non_consecutive)
                 .related(like.relations.clone())
-                .summed(like.sums.clone())
+                .summed(like.line_rules.clone())
                 .allowing(like.allowed.clone()),
         )
     }
@@ -1273,8 +1330,9 @@ pub enum RulesError {
         /// The board's side: the most cells a thermometer may have.
         side: usize,
     },
-    /// A sum ([`Rules::with_sum`]) or an arrow ([`Rules::with_arrow`])
-    /// that holds a cell twice.
+    /// A sum ([`Rules::with_sum`]), an arrow ([`Rules::with_arrow`]), a
+    /// sandwich ([`Rules::with_sandwich`]) or a between line
+    /// ([`Rules::with_between_line`]) that holds a cell twice.
     RepeatedSumCell {
         /// The cell.
         cell: usize,
@@ -1313,6 +1371,14 @@ pub enum RulesError {
         /// The sum asked for.
         sum: usize,
         /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
+    /// A between line ([`Rules::with_between_line`]) of fewer than three
+    /// cells: two ends and a middle.
+    BetweenLineLength {
+        /// Cells given.
+        found: usize,
+        /// The board's side.
         side: usize,
     },
     /// A digit outside 1 to the board's side, as
@@ -1399,7 +1465,7 @@ impl fmt::Display for RulesError {
                 write!(f, "a thermometer has {found} cells; it needs 1 to {side}")
             }
             RulesError::RepeatedSumCell { cell } => {
-                write!(f, "cell {cell} is given twice in one sum or arrow")
+                write!(f, "cell {cell} is given twice in one sum, arrow, sandwich or line")
             }
             RulesError::ImpossibleDigitSum { sum, cells, side } => {
                 write!(f, "no {cells} digits of 1 to {side} add up to {sum}; a sum needs 1 to {side} per cell")
@@ -1420,6 +1486,10 @@ impl fmt::Display for RulesError {
                     (2..side).sum::<usize>()
                 )
             }
+            RulesError::BetweenLineLength { found, side } => write!(
+                f,
+                "a between line has {found} cells; it needs its two ends and at least one cell between them (on digits 1 to {side})"
+            ),
             RulesError::DigitOutOfRange { digit, side } => {
                 write!(f, "digit {digit} is off the board; use 1 to {side}")
             }

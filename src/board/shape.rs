@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::relation::Related;
-use super::sum::{Linear, SumRule};
+use super::sum::{LineRule, Linear};
 
 /// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
 pub const MAX_SIDE: usize = 25;
@@ -318,15 +318,16 @@ pub(crate) struct Geometry {
     /// both empty without relations.
     cell_relations: Vec<u32>,
     cell_relation_start: Vec<u32>,
-    /// Sums whose digits may repeat (little killers, arrows), sorted and
-    /// each once, as given; `linear` holds the same rules as equations.
-    pub(crate) sums: Vec<SumRule>,
+    /// Rules along lines of cells (little killers, arrows, sandwiches),
+    /// sorted and each once, as given; `linear` holds the same rules as
+    /// equations where they are one.
+    pub(crate) line_rules: Vec<LineRule>,
     pub(crate) linear: Vec<Linear>,
-    /// The sums of cell `c` (indices into `sums`) are
-    /// `cell_sums[cell_sum_start[c]..cell_sum_start[c + 1]]`; both empty
+    /// The line rules of cell `c` (indices into `line_rules`) are
+    /// `cell_line_rules[cell_line_rule_start[c]..cell_line_rule_start[c + 1]]`; both empty
     /// without sums.
-    cell_sums: Vec<u32>,
-    cell_sum_start: Vec<u32>,
+    cell_line_rules: Vec<u32>,
+    cell_line_rule_start: Vec<u32>,
     /// The digits each cell may hold (even or odd cells, say), one mask a
     /// cell; empty when every cell may hold every digit.
     pub(crate) allowed: Vec<u32>,
@@ -741,7 +742,7 @@ impl PartialEq for Geometry {
             || self.distinct != other.distinct
             || self.non_consecutive != other.non_consecutive
             || self.relations != other.relations
-            || self.sums != other.sums
+            || self.line_rules != other.line_rules
             || self.allowed != other.allowed
         {
             return false;
@@ -768,7 +769,7 @@ impl Geometry {
             && self.distinct.is_empty()
             && !self.non_consecutive
             && self.relations.is_empty()
-            && self.sums.is_empty()
+            && self.line_rules.is_empty()
             && self.kinds == classic.kinds
             && self.unit_cells == classic.unit_cells
     }
@@ -838,7 +839,7 @@ impl Geometry {
         geometry
             .non_consecutive(non_consecutive)
             .related(self.relations.clone())
-            .summed(self.sums.clone())
+            .summed(self.line_rules.clone())
             .allowing(self.allowed.clone())
     }
 
@@ -861,22 +862,22 @@ impl Geometry {
         geometry
             .non_consecutive(self.non_consecutive)
             .related(relations)
-            .summed(self.sums.clone())
+            .summed(self.line_rules.clone())
             .allowing(self.allowed.clone())
     }
 
     /// This geometry with `sums` (checked by the caller) in place of its
     /// sums. Nothing else depends on them.
-    pub(crate) fn with_sums(&self, sums: Vec<SumRule>) -> Geometry {
+    pub(crate) fn with_sums(&self, sums: Vec<LineRule>) -> Geometry {
         self.clone().summed(sums)
     }
 
     /// This geometry with `sums`, sorted and without repeats, their
     /// equations, and each cell's list of them.
-    pub(crate) fn summed(mut self, mut sums: Vec<SumRule>) -> Geometry {
+    pub(crate) fn summed(mut self, mut sums: Vec<LineRule>) -> Geometry {
         sums.sort_unstable();
         sums.dedup();
-        (self.cell_sums, self.cell_sum_start) = if sums.is_empty() {
+        (self.cell_line_rules, self.cell_line_rule_start) = if sums.is_empty() {
             (Vec::new(), Vec::new())
         } else {
             by_cell(
@@ -887,23 +888,23 @@ impl Geometry {
                 }),
             )
         };
-        self.linear = sums.iter().map(SumRule::linear).collect();
-        self.sums = sums;
+        self.linear = sums.iter().map(LineRule::linear).collect();
+        self.line_rules = sums;
         self
     }
 
     /// Whether some cells keep a sum whose digits may repeat.
     #[inline]
-    pub(crate) fn has_sums(&self) -> bool {
-        !self.sums.is_empty()
+    pub(crate) fn has_line_rules(&self) -> bool {
+        !self.line_rules.is_empty()
     }
 
     /// The sums (indices into `sums`) that `cell` takes part in: none on a
     /// board without them.
     #[inline]
-    pub(crate) fn sums_of(&self, cell: usize) -> &[u32] {
-        match self.cell_sum_start.get(cell..cell + 2) {
-            Some(&[start, end]) => &self.cell_sums[start as usize..end as usize],
+    pub(crate) fn line_rules_of(&self, cell: usize) -> &[u32] {
+        match self.cell_line_rule_start.get(cell..cell + 2) {
+            Some(&[start, end]) => &self.cell_line_rules[start as usize..end as usize],
             _ => &[],
         }
     }
@@ -1078,10 +1079,10 @@ impl Geometry {
             relations: Vec::new(),
             cell_relations: Vec::new(),
             cell_relation_start: Vec::new(),
-            sums: Vec::new(),
+            line_rules: Vec::new(),
             linear: Vec::new(),
-            cell_sums: Vec::new(),
-            cell_sum_start: Vec::new(),
+            cell_line_rules: Vec::new(),
+            cell_line_rule_start: Vec::new(),
             allowed: Vec::new(),
         }
     }

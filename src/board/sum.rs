@@ -15,7 +15,7 @@ use super::SumKind;
 /// A sum rule as it was given, so that rules compare, print and write back
 /// as the user gave them.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum SumRule {
+pub(crate) enum LineRule {
     /// The digits of `cells` add up to `total`.
     Total { total: usize, cells: Vec<u16> },
     /// The digits of `shaft` add up to the number whose decimal digits the
@@ -24,6 +24,18 @@ pub(crate) enum SumRule {
     /// The digits of `cells` (a region, in order along it) between its
     /// smallest digit (1) and its largest (the side) add up to `sum`.
     Sandwich { sum: usize, cells: Vec<u16> },
+    /// The digits of `line`'s cells between its two ends lie strictly
+    /// between the ends' digits.
+    Between { line: Vec<u16> },
+}
+
+/// How a filled rule along a line is broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineBreak {
+    /// A sum: what the digits must add up to, and what they do.
+    Sum { sum: usize, found: usize, kind: SumKind },
+    /// A between line: a middle digit, and the ends' digits, smaller first.
+    Between { digit: u8, low: u8, high: u8 },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -34,12 +46,14 @@ pub(crate) struct Linear {
     pub(crate) total: i32,
 }
 
-impl SumRule {
+impl LineRule {
     /// Every cell of the rule, the circle's first.
     pub(crate) fn cells(&self) -> impl Iterator<Item = u16> + Clone + '_ {
         match self {
-            SumRule::Total { cells, .. } | SumRule::Sandwich { cells, .. } => cells.iter().chain(&[]).copied(),
-            SumRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
+            LineRule::Total { cells, .. } | LineRule::Sandwich { cells, .. } | LineRule::Between { line: cells } => {
+                cells.iter().chain(&[]).copied()
+            }
+            LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
     }
 
@@ -48,12 +62,12 @@ impl SumRule {
     /// A sandwich is no equation: none, with no terms.
     pub(crate) fn linear(&self) -> Linear {
         match self {
-            SumRule::Sandwich { .. } => Linear { terms: SmallVec::new(), total: 0 },
-            SumRule::Total { total, cells } => Linear {
+            LineRule::Sandwich { .. } | LineRule::Between { .. } => Linear { terms: SmallVec::new(), total: 0 },
+            LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
             },
-            SumRule::Arrow { circle, shaft } => {
+            LineRule::Arrow { circle, shaft } => {
                 let places = circle.iter().rev().scan(1i32, |place, &c| {
                     let weight = *place;
                     *place = place.saturating_mul(10);
@@ -67,23 +81,30 @@ impl SumRule {
         }
     }
 
-    /// What the digits must add up to, and what they do, when every cell
-    /// holds one (`digit` gives a cell's digit); `None` while a cell is
-    /// empty, or when they add up.
-    pub(crate) fn broken(&self, digit: impl Fn(usize) -> Option<u8>) -> Option<(usize, usize)> {
+    /// How the rule is broken when every cell holds a digit (`digit` gives
+    /// a cell's); `None` while a cell is empty, or when it holds.
+    pub(crate) fn broken(&self, digit: impl Fn(usize) -> Option<u8>) -> Option<LineBreak> {
         let sum = |cells: &[u16]| -> Option<usize> {
             cells.iter().map(|&c| digit(usize::from(c)).map(usize::from)).sum::<Option<usize>>()
         };
         let (wanted, found) = match self {
-            SumRule::Total { total, cells } => (*total, sum(cells)?),
-            SumRule::Arrow { circle, shaft } => {
+            LineRule::Total { total, cells } => (*total, sum(cells)?),
+            LineRule::Arrow { circle, shaft } => {
                 let number = circle
                     .iter()
                     .map(|&c| digit(usize::from(c)).map(usize::from))
                     .try_fold(0usize, |n, d| Some(n.saturating_mul(10).saturating_add(d?)))?;
                 (number, sum(shaft)?)
             }
-            SumRule::Sandwich { sum: wanted, cells } => {
+            LineRule::Between { line } => {
+                let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
+                let digits = digits?;
+                let (first, last) = (digits[0], digits[digits.len() - 1]);
+                let (low, high) = (first.min(last), first.max(last));
+                let outside = digits[1..digits.len() - 1].iter().find(|&&d| d <= low || d >= high)?;
+                return Some(LineBreak::Between { digit: *outside, low, high });
+            }
+            LineRule::Sandwich { sum: wanted, cells } => {
                 let digits: Option<SmallVec<[u8; 25]>> = cells.iter().map(|&c| digit(usize::from(c))).collect();
                 let digits = digits?;
                 let largest = u8::try_from(cells.len()).unwrap_or(u8::MAX);
@@ -92,16 +113,12 @@ impl SumRule {
                 (*wanted, digits[from + 1..to].iter().map(|&d| usize::from(d)).sum())
             }
         };
-        (wanted != found).then_some((wanted, found))
-    }
-
-    /// The kind of the rule, as errors name it.
-    pub(crate) fn kind(&self) -> SumKind {
-        match self {
-            SumRule::Total { .. } => SumKind::Total,
-            SumRule::Arrow { .. } => SumKind::Arrow,
-            SumRule::Sandwich { .. } => SumKind::Sandwich,
-        }
+        let kind = match self {
+            LineRule::Arrow { .. } => SumKind::Arrow,
+            LineRule::Sandwich { .. } => SumKind::Sandwich,
+            LineRule::Total { .. } | LineRule::Between { .. } => SumKind::Total,
+        };
+        (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }
 }
 
@@ -240,13 +257,45 @@ pub(crate) fn sandwich_narrowed(
     keep.iter().all(|&k| k != 0).then_some(())
 }
 
+/// The digits a between line's cells may keep, given every cell's
+/// candidates (`held`, a filled cell's digit as its one candidate), into
+/// `keep`: for each pair of the ends' digits two or more apart under which
+/// every middle cell has a digit strictly between them, the ends keep
+/// theirs and the middle cells those between. `None` when no pair is left.
+pub(crate) fn between_narrowed(
+    line: &[u16],
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let masks: SmallVec<[u32; 32]> = line.iter().map(|&c| held(usize::from(c))).collect();
+    let last = masks.len() - 1;
+    keep.clear();
+    keep.resize(masks.len(), 0);
+    for first_bit in bits(masks[0]) {
+        for last_bit in bits(masks[last]) {
+            let (low, high) = (first_bit.min(last_bit), first_bit.max(last_bit));
+            // The digits above the lower end and below the higher one.
+            let between = (high - 1) & !(low | (low - 1));
+            if masks[1..last].iter().any(|&m| m & between == 0) {
+                continue;
+            }
+            keep[0] |= first_bit;
+            keep[last] |= last_bit;
+            for k in 1..last {
+                keep[k] |= masks[k] & between;
+            }
+        }
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn an_arrow_weighs_its_circle_by_decimal_places() {
-        let pill = SumRule::Arrow { circle: vec![3, 4], shaft: vec![5, 6, 7] };
+        let pill = LineRule::Arrow { circle: vec![3, 4], shaft: vec![5, 6, 7] };
         let linear = pill.linear();
         assert_eq!(linear.terms.as_slice(), [(3, -10), (4, -1), (5, 1), (6, 1), (7, 1)]);
         assert_eq!(linear.total, 0);
@@ -254,7 +303,7 @@ mod tests {
         let digits = |c: usize| Some([0, 0, 0, 1, 2, 3, 4, 5][c]);
         assert_eq!(pill.broken(digits), None);
         let wrong = |c: usize| Some([0, 0, 0, 1, 3, 3, 4, 5][c]);
-        assert_eq!(pill.broken(wrong), Some((13, 12)));
+        assert_eq!(pill.broken(wrong), Some(LineBreak::Sum { sum: 13, found: 12, kind: SumKind::Arrow }));
         assert_eq!(pill.broken(|c| (c != 7).then_some(1)), None, "an empty cell breaks nothing yet");
     }
 
@@ -273,9 +322,30 @@ mod tests {
         assert_eq!(sandwich_narrowed(&cells, 0, 0b1111, held, &mut keep), Some(()));
         assert_eq!(keep.as_slice(), [0b0001, 0b1000, 0b0110, 0b0110]);
         assert_eq!(sandwich_narrowed(&cells, 4, 0b1111, held, &mut keep), None, "no two of 2 and 3 make 4");
-        let rule = SumRule::Sandwich { sum: 5, cells: cells.to_vec() };
+        let rule = LineRule::Sandwich { sum: 5, cells: cells.to_vec() };
         assert_eq!(rule.broken(|c| Some([1, 2, 3, 4][c])), None);
-        assert_eq!(rule.broken(|c| Some([2, 1, 4, 3][c])), Some((5, 0)));
+        assert_eq!(
+            rule.broken(|c| Some([2, 1, 4, 3][c])),
+            Some(LineBreak::Sum { sum: 5, found: 0, kind: SumKind::Sandwich })
+        );
+    }
+
+    #[test]
+    fn a_between_line_keeps_its_middle_between_its_ends() {
+        let line = [0u16, 1, 2];
+        let mut keep = SmallVec::new();
+        // Ends of 1 to 9 and a middle of 5: each end on its side of 5.
+        let held = |c: usize| if c == 1 { 1 << 4 } else { 0x1FF };
+        assert_eq!(between_narrowed(&line, held, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b1_1110_0000 | 0b1111, 1 << 4, 0b1_1110_0000 | 0b1111]);
+        // One end 3: the middle holds what lies between 3 and the other end.
+        let three = |c: usize| if c == 0 { 1 << 2 } else { 0x1FF };
+        assert_eq!(between_narrowed(&line, three, &mut keep), Some(()));
+        assert_eq!(keep[1], 0b1111_1010, "2, or 4 to 8");
+        let rule = LineRule::Between { line: line.to_vec() };
+        assert_eq!(rule.broken(|c| Some([3, 5, 8][c])), None);
+        assert_eq!(rule.broken(|c| Some([3, 8, 5][c])), Some(LineBreak::Between { digit: 8, low: 3, high: 5 }));
+        assert_eq!(rule.broken(|c| (c != 1).then_some(3)), None);
     }
 
     #[test]
@@ -284,10 +354,10 @@ mod tests {
         assert_eq!(contribution(0b1010, -10), (-40, -20));
         assert_eq!(digits_within(0b1111, 1, 2, 3), 0b0110);
         assert_eq!(digits_within(0b1111, -1, -3, -2), 0b0110);
-        let total = SumRule::Total { total: 20, cells: vec![0, 1] };
+        let total = LineRule::Total { total: 20, cells: vec![0, 1] };
         assert!(!total.linear().possible(9));
         assert!(total.linear().possible(16));
-        let arrow = SumRule::Arrow { circle: vec![0], shaft: vec![1, 2, 3, 4] };
+        let arrow = LineRule::Arrow { circle: vec![0], shaft: vec![1, 2, 3, 4] };
         assert!(!arrow.linear().possible(3), "four cells add up to 4 at least");
         assert!(arrow.linear().possible(4));
     }

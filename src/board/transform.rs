@@ -59,6 +59,7 @@ impl Board {
             || rules.sums().next().is_some()
             || rules.arrows().next().is_some()
             || rules.sandwiches().next().is_some()
+            || rules.between_lines().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

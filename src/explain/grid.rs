@@ -202,7 +202,7 @@ impl Grid {
         let geometry = self.geometry();
         !geometry.cages.is_empty()
             || geometry.has_relations()
-            || geometry.has_sums()
+            || geometry.has_line_rules()
             || !geometry.distinct.is_empty()
             || geometry.non_consecutive
             || !geometry.allowed.is_empty()

@@ -3,7 +3,7 @@
 
 use super::grid::{Grid, bit, digits, list, symbol};
 use super::{Step, Technique};
-use crate::board::{SumRule, contribution, digits_within};
+use crate::board::{LineRule, contribution, digits_within};
 
 /// The first sum with a candidate outside its bounds: the other cells'
 /// least and greatest leave the cell a range of digits, and the rest go.
@@ -12,7 +12,7 @@ pub(super) fn bounds(grid: &Grid) -> Option<Step> {
     let geometry = grid.geometry();
     // A filled cell's digit, or an empty one's candidates.
     let held = |cell: usize| bit(grid.values[cell]).unwrap_or(grid.candidates[cell]);
-    geometry.sums.iter().zip(&geometry.linear).find_map(|(rule, linear)| {
+    geometry.line_rules.iter().zip(&geometry.linear).find_map(|(rule, linear)| {
         if linear.terms.iter().any(|&(cell, _)| held(usize::from(cell)) == 0) {
             return None;
         }
@@ -52,22 +52,23 @@ fn range_without(cells: &[u16], cell: usize, held: &impl Fn(usize) -> u32) -> (i
 }
 
 /// Why `cell` of `rule` loses candidates, in the rule's own terms.
-fn reason(grid: &Grid, rule: &SumRule, cell: usize, held: &impl Fn(usize) -> u32) -> String {
+fn reason(grid: &Grid, rule: &LineRule, cell: usize, held: &impl Fn(usize) -> u32) -> String {
     let name = grid.cell_name(cell);
     let names = |cells: &[u16]| list(cells.iter().map(|&c| grid.cell_name(usize::from(c))));
     match rule {
-        // A sandwich has no equation, so no bounds step reaches it.
-        SumRule::Sandwich { .. } => String::new(),
-        SumRule::Total { total, cells } => {
+        // A sandwich or a between line has no equation, so no bounds step
+        // reaches it.
+        LineRule::Sandwich { .. } | LineRule::Between { .. } => String::new(),
+        LineRule::Total { total, cells } => {
             let (low, high) = range_without(cells, cell, held);
             format!("{} add up to {total}, and the cells beside {name} add up to {}", names(cells), span(low, high))
         }
-        SumRule::Arrow { circle, shaft } if circle.contains(&u16::try_from(cell).unwrap_or(u16::MAX)) => {
+        LineRule::Arrow { circle, shaft } if circle.contains(&u16::try_from(cell).unwrap_or(u16::MAX)) => {
             let (low, high) = range_without(shaft, usize::MAX, held);
             let number = if circle.len() == 1 { "the circle" } else { "the number in the circle" };
             format!("{name} is in {number} of an arrow whose shaft ({}) adds up to {}", names(shaft), span(low, high))
         }
-        SumRule::Arrow { circle, shaft } => {
+        LineRule::Arrow { circle, shaft } => {
             // The circle's number from its cells' digits, leading first.
             let (least, most) = circle.iter().fold((0, 0), |(least, most), &c| {
                 let (a, b) = contribution(held(usize::from(c)), 1);

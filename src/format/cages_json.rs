@@ -365,6 +365,9 @@ pub(super) struct PuzzleObject {
     /// Each sandwich of `sandwiches` (as [`Rules::with_sandwich`] takes it:
     /// the sum and the cells), with its line and column.
     pub(super) sandwiches: Vec<PlacedSum>,
+    /// Each line of `between_lines` (as [`Rules::with_between_line`] takes
+    /// it, its ends first and last), with its line and column.
+    pub(super) between_lines: Vec<(Vec<usize>, (usize, usize))>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -387,6 +390,7 @@ impl PuzzleObject {
             .or(self.sums.first().map(|(_, at)| *at))
             .or(self.arrows.first().map(|(_, at)| *at))
             .or(self.sandwiches.first().map(|(_, at)| *at))
+            .or(first(&self.between_lines))
             .or(self.even.as_ref().map(|(_, at)| *at))
             .or(self.odd.as_ref().map(|(_, at)| *at))
             .or(self.names.first().map(|(_, at)| *at))
@@ -409,7 +413,7 @@ impl PuzzleObject {
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
-        let mut sandwiches = None;
+        let (mut sandwiches, mut between_lines) = (None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -477,7 +481,7 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "extra_regions" | "distinct_groups" | "thermometers" => {
+                    "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
                             lists.push(r.cells()?);
@@ -486,6 +490,7 @@ impl PuzzleObject {
                         let slot = match key {
                             "extra_regions" => &mut extra_regions,
                             "distinct_groups" => &mut distinct_groups,
+                            "between_lines" => &mut between_lines,
                             _ => &mut thermometers,
                         };
                         if slot.replace(lists).is_some() {
@@ -521,6 +526,7 @@ impl PuzzleObject {
             sums: sums.unwrap_or_default(),
             arrows: arrows.unwrap_or_default(),
             sandwiches: sandwiches.unwrap_or_default(),
+            between_lines: between_lines.unwrap_or_default(),
             even,
             odd,
         })

@@ -221,6 +221,21 @@ pub enum ParseError {
         /// Where the given that fills the sum is.
         column: usize,
     },
+    /// The givens fill a between line
+    /// ([`Rules::with_between_line`](crate::Rules::with_between_line)) one of
+    /// whose middle digits does not lie strictly between its ends.
+    NotBetween {
+        /// The middle digit out of place.
+        digit: u8,
+        /// The smaller end's digit.
+        low: u8,
+        /// The larger end's digit.
+        high: u8,
+        /// Where the given that fills the line is.
+        line: usize,
+        /// Where the given that fills the line is.
+        column: usize,
+    },
     /// Hexadecimal symbols were asked for on a board whose side is not 16.
     HexNeedsSixteen {
         /// The side found.
@@ -256,6 +271,7 @@ impl ParseError {
             | ParseError::NotAllowed { line, column, .. }
             | ParseError::CageSum { line, column, .. }
             | ParseError::SumBroken { line, column, .. }
+            | ParseError::NotBetween { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -356,6 +372,13 @@ impl fmt::Display for Reason<'_> {
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
             }
+            ParseError::NotBetween { digit, low, high, .. } => write!(
+                f,
+                "the givens fill a between line whose {} does not lie between its ends, {} and {}",
+                symbol(digit),
+                symbol(low),
+                symbol(high)
+            ),
             ParseError::SumBroken { sum, found, kind, .. } => {
                 write!(f, "the givens fill {}", crate::board::SumMismatch { sum, found, kind })
             }

@@ -4,8 +4,8 @@
 //!
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
-//! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows` and
-//! `sandwiches`), which
+//! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
+//! `sandwiches` and `between_lines`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -546,7 +546,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut names, mut cages, mut extra, mut groups) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
-    let (mut sums, mut arrows, mut sandwiches) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -591,6 +591,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "arrow" => arrows.extend(items(&mut r, &grid)?.into_iter().map(arrow_of)),
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
+            "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
             "clone" => {
                 for item in items(&mut r, &grid)? {
                     let (cells, clones) = (item.cells.unwrap_or_default(), item.clone_cells.unwrap_or_default());
@@ -721,7 +722,12 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         }
         out.push(']');
     }
-    for (name, lists) in [("extra_regions", &extra), ("distinct_groups", &groups), ("thermometers", &thermometers)] {
+    for (name, lists) in [
+        ("extra_regions", &extra),
+        ("distinct_groups", &groups),
+        ("thermometers", &thermometers),
+        ("between_lines", &between),
+    ] {
         if !lists.is_empty() {
             let _ = write!(
                 out,
@@ -1065,7 +1071,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
     let ([thermometers, differences, ratios, xv, clones], negative) = marks(board)?;
-    let [little_killers, arrows, sandwiches] = sum_items(board)?;
+    let [little_killers, arrows, sandwiches, between] = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1097,6 +1103,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("littlekillersum", little_killers),
         ("arrow", arrows),
         ("sandwichsum", sandwiches),
+        ("betweenline", between),
         ("odd", odd),
         ("even", even),
     ] {
@@ -1234,11 +1241,12 @@ fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String>
 }
 
 /// `board`'s sums as f-puzzles' little killer clues, its arrows as
-/// arrows and its sandwiches as sandwich clues; an error for a sum whose
+/// arrows, its sandwiches as sandwich clues and its between lines as
+/// between lines; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
 /// little killer can hold, and for a sandwich along a region other than
 /// a row or a column.
-fn sum_items(board: &Board) -> Result<[Vec<String>; 3], String> {
+fn sum_items(board: &Board) -> Result<[Vec<String>; 4], String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1295,6 +1303,7 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 3], String> {
         };
         sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
+    let between = rules.between_lines().map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect();
     let arrows = rules
         .arrows()
         .map(|(circle, shaft)| {
@@ -1302,7 +1311,7 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 3], String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok([little_killers, arrows, sandwiches])
+    Ok([little_killers, arrows, sandwiches, between])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -86,6 +86,8 @@ pub(crate) struct OwnRules {
     pub(crate) arrows: Vec<(Vec<usize>, Vec<usize>)>,
     /// A JSON object's sandwiches (sum and cells), as it listed them.
     pub(crate) sandwiches: Vec<(usize, Vec<usize>)>,
+    /// A JSON object's between lines, as it listed them.
+    pub(crate) between_lines: Vec<Vec<usize>>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -267,6 +269,14 @@ impl Layout {
     #[must_use]
     pub fn sandwiches(&self) -> &[(usize, Vec<usize>)] {
         &self.own.sandwiches
+    }
+
+    /// The between lines (ends first and last) that a puzzle written as a
+    /// JSON object brought in its `between_lines` member, as it listed
+    /// them; empty when it brought none.
+    #[must_use]
+    pub fn between_lines(&self) -> &[Vec<usize>] {
+        &self.own.between_lines
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

@@ -454,6 +454,7 @@ impl Parser {
         layout.own.sums = object.sums.into_iter().map(|(sum, _)| sum).collect();
         layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
         layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
+        layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -537,6 +538,9 @@ impl Parser {
         }
         for ((sum, cells), place) in &object.sandwiches {
             sums.push(rules.checked_sandwich(*sum, cells).map_err(|e| at(*place, e))?);
+        }
+        for (line, place) in &object.between_lines {
+            sums.push(rules.checked_between_line(line).map_err(|e| at(*place, e))?);
         }
         rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {
@@ -837,6 +841,9 @@ impl Parser {
                 }
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::NotBetween { digit, low, high, .. }) => {
+                    return Err(ParseError::NotBetween { digit, low, high, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::SumBroken { sum, found, kind, .. }) => {
                     return Err(ParseError::SumBroken { sum, found, kind, line: raw.line, column: raw.column });

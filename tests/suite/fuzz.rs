@@ -234,7 +234,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
         let a = random_cell(random);
         let b = if random.below(2) == 0 { a + 1 } else { a + side };
         let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
-        let (kind, item) = match random.below(14) {
+        let (kind, item) = match random.below(15) {
             0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
             1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
             2 => {
@@ -268,6 +268,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             10 => ("clone", format!(r#"{{"cells":[{}],"cloneCells":[{}]}}"#, name(a), name(b))),
             12 => (*random.pick(&["minimum", "maximum"]), format!(r#"{{"cell":{}}}"#, name(a))),
             13 => ("sandwichsum", sandwich_clue(random, side)),
+            14 => ("betweenline", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             11 => ("palindrome", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             7 => (
                 "extraregion",
@@ -420,6 +421,11 @@ fn check(text: &str, parser: Parser) {
             for (circle, shaft) in board.rules().arrows() {
                 let number = circle.iter().fold(0, |n, &c| n * 10 + digit(c));
                 assert_eq!(shaft.iter().map(|&c| digit(c)).sum::<usize>(), number, "{text:?} gave {solution}");
+            }
+            for line in board.rules().between_lines() {
+                let (a, b) = (digit(line[0]), digit(line[line.len() - 1]));
+                let inside = |d: usize| a.min(b) < d && d < a.max(b);
+                assert!(line[1..line.len() - 1].iter().all(|&c| inside(digit(c))), "{text:?} gave {solution}");
             }
             for (sum, cells) in board.rules().sandwiches() {
                 let digits: Vec<usize> = cells.iter().map(|&c| digit(c)).collect();

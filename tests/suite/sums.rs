@@ -1,5 +1,7 @@
-//! Sums whose digits may repeat (little killer clues) and arrows, against
-//! a brute-force reference that adds the digits up itself.
+//! Rules along lines of cells: sums whose digits may repeat (little
+//! killer clues), arrows, sandwiches and between lines, against
+//! brute-force references that add the digits up (or compare them)
+//! themselves.
 
 use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape, SumKind};
 use proptest::prelude::*;
@@ -464,5 +466,106 @@ fn sandwiches_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), B
     let boxed = Rules::new(Shape::new(2, 2)).with_sandwich(0, &[0, 1, 4, 5])?.parse(&".".repeat(16))?;
     let refused = lazydoku::format::f_puzzles_json(&boxed).unwrap_err().to_string();
     assert!(refused.contains("only along a row or a column"), "{refused}");
+    Ok(())
+}
+
+/// Counts the solutions of `puzzle` under `units` and between `lines`
+/// (ends first and last), up to `limit`, by plain backtracking: a line is
+/// checked once it is full.
+fn brute_count_between(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[Vec<usize>], limit: usize) -> usize {
+    fn count_on(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[Vec<usize>], limit: usize) -> usize {
+        let holds = lines.iter().all(|line| {
+            let digits: Vec<usize> = line.iter().map(|&c| grid[c]).collect();
+            let (a, b) = (digits[0], digits[digits.len() - 1]);
+            let (low, high) = (a.min(b), a.max(b));
+            digits.contains(&0) || digits[1..digits.len() - 1].iter().all(|&d| low < d && d < high)
+        });
+        if !holds {
+            return 0;
+        }
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
+                continue;
+            }
+            grid[cell] = v;
+            found += count_on(grid, side, units, lines, limit - found);
+            grid[cell] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+        found
+    }
+    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
+    count_on(&mut grid, side, units, lines, limit)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn between_lines_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        walks in prop::collection::vec(prop::collection::vec(0..36usize, 3..6), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut lines = Vec::new();
+        for walk in &walks {
+            let line = distinct_cells(walk, cells);
+            if line.len() < 3 {
+                continue;
+            }
+            rules = rules.with_between_line(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
+            lines.push(line);
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let expected = brute_count_between(&puzzle, side, &units, &lines, 20);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ ParseError::NotBetween { .. }) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        let solves = |solution: &str| brute_count_between(solution, side, &units, &lines, 2) == 1;
+        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+    }
+}
+
+#[test]
+fn between_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let rules = Rules::new(Shape::NINE).with_between_line(&[0, 10, 20])?;
+    assert_eq!(rules.clone().with_between_line(&[0, 0, 1]), Err(RulesError::RepeatedSumCell { cell: 0 }));
+    // Givens that fill the line out of order are refused where the line fills.
+    let err = rules.parse(&format!("5{}6{}4{}", ".".repeat(9), ".".repeat(9), ".".repeat(60))).unwrap_err();
+    assert_eq!(err, ParseError::NotBetween { digit: 6, low: 4, high: 5, line: 1, column: 21 });
+    assert_eq!(err.reason(), "the givens fill a between line whose 6 does not lie between its ends, 4 and 5");
+    let placed = Board::empty_with(&rules).place(0, 2)?.place(10, 5)?;
+    assert!(matches!(placed.place(20, 3), Err(Conflict::NotBetween { digit: 5, low: 2, high: 3, .. })));
+    assert!(placed.place(20, 9).is_ok());
+    // JSON and f-puzzles bring it and write it back.
+    let json = r#"{"puzzle": "................", "between_lines": [[0, 5, 10, 15]]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
+    assert_eq!(layout.between_lines(), [vec![0, 5, 10, 15]]);
+    assert_eq!(board.rules(), Rules::new(Shape::new(2, 2)).with_between_line(&[0, 5, 10, 15])?);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
+    let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"betweenline":[{"lines":[["R1C1","R2C2","R3C3","R4C4"]]}]}"#;
+    assert_eq!(f_puzzles.parse::<Board>()?.rules(), board.rules());
+    // The count against the backtracking reference's.
+    let units = common::classic_units(2, 2);
+    let reference = brute_count_between(&".".repeat(16), 4, &units, &[vec![0, 5, 10, 15]], 1000);
+    assert_eq!(board.count_solutions(1000), reference);
+    assert!(reference > 0);
     Ok(())
 }
