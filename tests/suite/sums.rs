@@ -35,33 +35,55 @@ impl SumLine {
     }
 }
 
-/// Counts the solutions of `puzzle` under `units` and `lines`, up to
-/// `limit`, by plain backtracking (the shared reference with relations
-/// that always hold, and the sums checked here).
-fn brute_count(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
+/// Counts the solutions of `puzzle` under `units`, up to `limit`, by
+/// plain backtracking over the first empty cell, keeping only grids that
+/// `may_hold` says can still keep the rules under test (0 for an empty
+/// cell): the one search behind each reference of this file.
+fn backtrack(
+    puzzle: &str,
+    side: usize,
+    units: &[Vec<usize>],
+    limit: usize,
+    may_hold: &dyn Fn(&[usize]) -> bool,
+) -> usize {
+    fn count_on(
+        grid: &mut [usize],
+        side: usize,
+        units: &[Vec<usize>],
+        limit: usize,
+        may_hold: &dyn Fn(&[usize]) -> bool,
+    ) -> usize {
+        if !may_hold(grid) {
+            return 0;
+        }
+        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
+        let mut found = 0;
+        for v in 1..=side {
+            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
+                continue;
+            }
+            grid[cell] = v;
+            found += count_on(grid, side, units, limit - found, may_hold);
+            grid[cell] = 0;
+            if found >= limit {
+                break;
+            }
+        }
+        found
+    }
     let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
-    let givens_fit = lines.iter().all(|line| line.may_hold(&grid));
-    if givens_fit { count_on(&mut grid, side, units, lines, limit) } else { 0 }
+    let givens_fit = units.iter().all(|u| {
+        let mut seen: Vec<usize> = u.iter().map(|&c| grid[c]).filter(|&d| d != 0).collect();
+        seen.sort_unstable();
+        seen.windows(2).all(|w| w[0] != w[1])
+    });
+    if givens_fit { count_on(&mut grid, side, units, limit, may_hold) } else { 0 }
 }
 
-/// The backtracking of [`brute_count`] from the first empty cell.
-fn count_on(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
-    let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
-    let mut found = 0;
-    for v in 1..=side {
-        if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
-            continue;
-        }
-        grid[cell] = v;
-        if lines.iter().all(|line| line.may_hold(grid)) {
-            found += count_on(grid, side, units, lines, limit - found);
-        }
-        grid[cell] = 0;
-        if found >= limit {
-            break;
-        }
-    }
-    found
+/// Counts the solutions of `puzzle` under `units` and `lines` (sums and
+/// arrows), up to `limit`.
+fn brute_count(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[SumLine], limit: usize) -> usize {
+    backtrack(puzzle, side, units, limit, &|grid| lines.iter().all(|line| line.may_hold(grid)))
 }
 
 /// A sum or an arrow made from `pick`, on the cells of `walk` (distinct,
@@ -341,8 +363,8 @@ fn sandwich_of(digits: &[usize], side: usize) -> Option<usize> {
 }
 
 /// Counts the solutions of `puzzle` under `units` and `sandwiches` (sum,
-/// cells in order), up to `limit`, by plain backtracking: a sandwich is
-/// checked once its line is full.
+/// cells in order), up to `limit`: a sandwich is checked once its line is
+/// full.
 fn brute_count_sandwiches(
     puzzle: &str,
     side: usize,
@@ -350,42 +372,12 @@ fn brute_count_sandwiches(
     sandwiches: &[(usize, Vec<usize>)],
     limit: usize,
 ) -> usize {
-    fn count_on(
-        grid: &mut [usize],
-        side: usize,
-        units: &[Vec<usize>],
-        lines: &[(usize, Vec<usize>)],
-        limit: usize,
-    ) -> usize {
-        let full_lines_hold = lines.iter().all(|(sum, cells)| {
+    backtrack(puzzle, side, units, limit, &|grid| {
+        sandwiches.iter().all(|(sum, cells)| {
             let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
             digits.contains(&0) || sandwich_of(&digits, side) == Some(*sum)
-        });
-        if !full_lines_hold {
-            return 0;
-        }
-        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
-        let mut found = 0;
-        for v in 1..=side {
-            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
-                continue;
-            }
-            grid[cell] = v;
-            found += count_on(grid, side, units, lines, limit - found);
-            grid[cell] = 0;
-            if found >= limit {
-                break;
-            }
-        }
-        found
-    }
-    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
-    let givens_fit = units.iter().all(|u| {
-        let mut seen: Vec<usize> = u.iter().map(|&c| grid[c]).filter(|&d| d != 0).collect();
-        seen.sort_unstable();
-        seen.windows(2).all(|w| w[0] != w[1])
-    });
-    if givens_fit { count_on(&mut grid, side, units, sandwiches, limit) } else { 0 }
+        })
+    })
 }
 
 proptest! {
@@ -470,36 +462,17 @@ fn sandwiches_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), B
 }
 
 /// Counts the solutions of `puzzle` under `units` and between `lines`
-/// (ends first and last), up to `limit`, by plain backtracking: a line is
-/// checked once it is full.
+/// (ends first and last), up to `limit`: a line is checked once it is
+/// full.
 fn brute_count_between(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[Vec<usize>], limit: usize) -> usize {
-    fn count_on(grid: &mut [usize], side: usize, units: &[Vec<usize>], lines: &[Vec<usize>], limit: usize) -> usize {
-        let holds = lines.iter().all(|line| {
+    backtrack(puzzle, side, units, limit, &|grid| {
+        lines.iter().all(|line| {
             let digits: Vec<usize> = line.iter().map(|&c| grid[c]).collect();
             let (a, b) = (digits[0], digits[digits.len() - 1]);
             let (low, high) = (a.min(b), a.max(b));
             digits.contains(&0) || digits[1..digits.len() - 1].iter().all(|&d| low < d && d < high)
-        });
-        if !holds {
-            return 0;
-        }
-        let Some(cell) = grid.iter().position(|&v| v == 0) else { return 1 };
-        let mut found = 0;
-        for v in 1..=side {
-            if units.iter().any(|u| u.contains(&cell) && u.iter().any(|&o| grid[o] == v)) {
-                continue;
-            }
-            grid[cell] = v;
-            found += count_on(grid, side, units, lines, limit - found);
-            grid[cell] = 0;
-            if found >= limit {
-                break;
-            }
-        }
-        found
-    }
-    let mut grid: Vec<usize> = puzzle.bytes().map(|b| if b == b'.' { 0 } else { usize::from(b - b'0') }).collect();
-    count_on(&mut grid, side, units, lines, limit)
+        })
+    })
 }
 
 proptest! {
