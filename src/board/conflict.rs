@@ -147,6 +147,17 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of a quadruple
+    /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
+    /// of its digits (or without it as many times as it is given).
+    QuadrupleMissing {
+        /// The digit missing.
+        digit: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
 }
 
 impl fmt::Display for Conflict {
@@ -196,6 +207,9 @@ impl fmt::Display for Conflict {
                 row + 1,
                 col + 1
             ),
+            Conflict::QuadrupleMissing { digit, row, col } => {
+                write!(f, "row {}, column {} completes a quadruple short of its {digit}", row + 1, col + 1)
+            }
             Conflict::NotBetween { digit, low, high, row, col } => write!(
                 f,
                 "row {}, column {} completes a between line whose {digit} does not lie between its ends, {low} and {high}",

@@ -361,6 +361,7 @@ impl Board {
                 Some(LineBreak::Between { digit, low, high }) => {
                     return Err(Conflict::NotBetween { digit, low, high, row, col });
                 }
+                Some(LineBreak::Missing { digit }) => return Err(Conflict::QuadrupleMissing { digit, row, col }),
                 None => {}
             }
         }

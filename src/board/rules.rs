@@ -797,7 +797,7 @@ impl Rules {
     pub fn sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.line_rules.iter().filter_map(|rule| match rule {
             LineRule::Total { total, cells } => Some((*total, cells.iter().map(|&c| usize::from(c)).collect())),
-            LineRule::Arrow { .. } | LineRule::Sandwich { .. } | LineRule::Between { .. } => None,
+            _ => None,
         })
     }
 
@@ -808,7 +808,7 @@ impl Rules {
         let cells = |cells: &[u16]| cells.iter().map(|&c| usize::from(c)).collect();
         self.geometry.line_rules.iter().filter_map(move |rule| match rule {
             LineRule::Arrow { circle, shaft } => Some((cells(circle), cells(shaft))),
-            LineRule::Total { .. } | LineRule::Sandwich { .. } | LineRule::Between { .. } => None,
+            _ => None,
         })
     }
 
@@ -862,7 +862,7 @@ impl Rules {
     pub fn sandwiches(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.line_rules.iter().filter_map(|rule| match rule {
             LineRule::Sandwich { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
-            LineRule::Total { .. } | LineRule::Arrow { .. } | LineRule::Between { .. } => None,
+            _ => None,
         })
     }
 
@@ -906,8 +906,68 @@ impl Rules {
     pub fn between_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
         self.geometry.line_rules.iter().filter_map(|rule| match rule {
             LineRule::Between { line } => Some(line.iter().map(|&c| usize::from(c)).collect()),
-            LineRule::Total { .. } | LineRule::Arrow { .. } | LineRule::Sandwich { .. } => None,
+            _ => None,
         })
+    }
+
+    /// These rules with a quadruple: `cells` (the four around a corner, or
+    /// any) hold each of `digits`, a digit given twice twice, and may hold
+    /// others.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// [`RulesError::DigitOutOfRange`], and [`RulesError::QuadrupleSize`]
+    /// for no cell, no digit, or more digits than cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // The four cells around the centre of a 4x4 board hold a 1 and two 3s.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_quadruple(&[5, 6, 9, 10], &[3, 1, 3])?;
+    /// assert_eq!(rules.quadruples().collect::<Vec<_>>(), [(vec![5, 6, 9, 10], vec![1, 3, 3])]);
+    /// let solutions: Vec<Board> = Board::empty_with(&rules).solutions().collect();
+    /// assert!(!solutions.is_empty());
+    /// for solution in &solutions {
+    ///     let digits: Vec<u8> = [5, 6, 9, 10].iter().map(|&c| solution.get(c).unwrap()).collect();
+    ///     assert!(digits.contains(&1) && digits.iter().filter(|&&d| d == 3).count() == 2);
+    /// }
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_quadruple(&[0, 1], &[1, 2, 3]),
+    ///     Err(RulesError::QuadrupleSize { cells: 2, digits: 3 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_quadruple(self, cells: &[usize], digits: &[u8]) -> Result<Rules, RulesError> {
+        let rule = self.checked_quadruple(cells, digits)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every quadruple of [`Rules::with_quadruple`]: its cells and its
+    /// digits, each sorted, in the order the rules keep them.
+    pub fn quadruples(&self) -> impl Iterator<Item = (Vec<usize>, Vec<u8>)> + '_ {
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Quadruple { cells, digits } => {
+                Some((cells.iter().map(|&c| usize::from(c)).collect(), digits.clone()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_quadruple`], checked against these rules.
+    pub(crate) fn checked_quadruple(&self, cells: &[usize], digits: &[u8]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let mut cells = self.sum_cells(cells)?;
+        if let Some(&digit) = digits.iter().find(|&&d| d == 0 || usize::from(d) > side) {
+            return Err(RulesError::DigitOutOfRange { digit, side });
+        }
+        if cells.is_empty() || digits.is_empty() || digits.len() > cells.len() {
+            return Err(RulesError::QuadrupleSize { cells: cells.len(), digits: digits.len() });
+        }
+        cells.sort_unstable();
+        let mut digits = digits.to_vec();
+        digits.sort_unstable();
+        Ok(LineRule::Quadruple { cells, digits })
     }
 
     /// The line rule of [`Rules::with_between_line`], checked against these
@@ -1331,8 +1391,9 @@ pub enum RulesError {
         side: usize,
     },
     /// A sum ([`Rules::with_sum`]), an arrow ([`Rules::with_arrow`]), a
-    /// sandwich ([`Rules::with_sandwich`]) or a between line
-    /// ([`Rules::with_between_line`]) that holds a cell twice.
+    /// sandwich ([`Rules::with_sandwich`]), a between line
+    /// ([`Rules::with_between_line`]) or a quadruple
+    /// ([`Rules::with_quadruple`]) that holds a cell twice.
     RepeatedSumCell {
         /// The cell.
         cell: usize,
@@ -1381,8 +1442,16 @@ pub enum RulesError {
         /// The board's side.
         side: usize,
     },
+    /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
+    /// more digits than cells.
+    QuadrupleSize {
+        /// Cells given.
+        cells: usize,
+        /// Digits given.
+        digits: usize,
+    },
     /// A digit outside 1 to the board's side, as
-    /// [`Rules::with_allowed_digits`] was given.
+    /// [`Rules::with_allowed_digits`] or [`Rules::with_quadruple`] was given.
     DigitOutOfRange {
         /// The digit.
         digit: u8,
@@ -1489,6 +1558,10 @@ impl fmt::Display for RulesError {
             RulesError::BetweenLineLength { found, side } => write!(
                 f,
                 "a between line has {found} cells; it needs its two ends and at least one cell between them (on digits 1 to {side})"
+            ),
+            RulesError::QuadrupleSize { cells, digits } => write!(
+                f,
+                "a quadruple has {cells} cells and {digits} digits; it needs a cell and a digit, and no more digits than cells"
             ),
             RulesError::DigitOutOfRange { digit, side } => {
                 write!(f, "digit {digit} is off the board; use 1 to {side}")

@@ -27,6 +27,9 @@ pub(crate) enum LineRule {
     /// The digits of `line`'s cells between its two ends lie strictly
     /// between the ends' digits.
     Between { line: Vec<u16> },
+    /// A quadruple: `cells` (sorted) hold each digit of `digits` (sorted,
+    /// a digit given twice held twice), and maybe others.
+    Quadruple { cells: Vec<u16>, digits: Vec<u8> },
 }
 
 /// How a filled rule along a line is broken.
@@ -36,6 +39,8 @@ pub(crate) enum LineBreak {
     Sum { sum: usize, found: usize, kind: SumKind },
     /// A between line: a middle digit, and the ends' digits, smaller first.
     Between { digit: u8, low: u8, high: u8 },
+    /// A quadruple without enough of one of its digits.
+    Missing { digit: u8 },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -50,9 +55,10 @@ impl LineRule {
     /// Every cell of the rule, the circle's first.
     pub(crate) fn cells(&self) -> impl Iterator<Item = u16> + Clone + '_ {
         match self {
-            LineRule::Total { cells, .. } | LineRule::Sandwich { cells, .. } | LineRule::Between { line: cells } => {
-                cells.iter().chain(&[]).copied()
-            }
+            LineRule::Total { cells, .. }
+            | LineRule::Sandwich { cells, .. }
+            | LineRule::Between { line: cells }
+            | LineRule::Quadruple { cells, .. } => cells.iter().chain(&[]).copied(),
             LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
     }
@@ -62,7 +68,9 @@ impl LineRule {
     /// A sandwich is no equation: none, with no terms.
     pub(crate) fn linear(&self) -> Linear {
         match self {
-            LineRule::Sandwich { .. } | LineRule::Between { .. } => Linear { terms: SmallVec::new(), total: 0 },
+            LineRule::Sandwich { .. } | LineRule::Between { .. } | LineRule::Quadruple { .. } => {
+                Linear { terms: SmallVec::new(), total: 0 }
+            }
             LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -96,6 +104,13 @@ impl LineRule {
                     .try_fold(0usize, |n, d| Some(n.saturating_mul(10).saturating_add(d?)))?;
                 (number, sum(shaft)?)
             }
+            LineRule::Quadruple { cells, digits: wanted } => {
+                let held: Option<SmallVec<[u8; 8]>> = cells.iter().map(|&c| digit(usize::from(c))).collect();
+                let held = held?;
+                let count = |d: u8, list: &[u8]| list.iter().fold(0, |n, &x| n + usize::from(x == d));
+                let missing = wanted.iter().find(|&&d| count(d, &held) < count(d, wanted))?;
+                return Some(LineBreak::Missing { digit: *missing });
+            }
             LineRule::Between { line } => {
                 let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
                 let digits = digits?;
@@ -116,7 +131,7 @@ impl LineRule {
         let kind = match self {
             LineRule::Arrow { .. } => SumKind::Arrow,
             LineRule::Sandwich { .. } => SumKind::Sandwich,
-            LineRule::Total { .. } | LineRule::Between { .. } => SumKind::Total,
+            LineRule::Total { .. } | LineRule::Between { .. } | LineRule::Quadruple { .. } => SumKind::Total,
         };
         (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }
@@ -289,6 +304,40 @@ pub(crate) fn between_narrowed(
     keep.iter().all(|&k| k != 0).then_some(())
 }
 
+/// The digits a quadruple's cells may keep, given every cell's
+/// candidates (`held`, a filled cell's digit as its one candidate), into
+/// `keep`: a digit the quadruple needs as many times as it has cells that
+/// may hold it goes into all of them, and when its digits fill it, each
+/// cell keeps those digits only. `None` when a digit has too few cells.
+pub(crate) fn quadruple_narrowed(
+    cells: &[u16],
+    digits: &[u8],
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    keep.clear();
+    keep.extend(cells.iter().map(|&c| held(usize::from(c))));
+    let wanted = digits.iter().fold(0u32, |set, &d| set | 1 << (d - 1));
+    for bit in bits(wanted) {
+        let needed = digits.iter().filter(|&&d| 1 << (d - 1) == bit).count();
+        let places = keep.iter().filter(|&&m| m & bit != 0).count();
+        if places < needed {
+            return None;
+        }
+        if places == needed {
+            for mask in keep.iter_mut().filter(|m| **m & bit != 0) {
+                *mask = bit;
+            }
+        }
+    }
+    if digits.len() == cells.len() {
+        for mask in keep.iter_mut() {
+            *mask &= wanted;
+        }
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,6 +395,24 @@ mod tests {
         assert_eq!(rule.broken(|c| Some([3, 5, 8][c])), None);
         assert_eq!(rule.broken(|c| Some([3, 8, 5][c])), Some(LineBreak::Between { digit: 8, low: 3, high: 5 }));
         assert_eq!(rule.broken(|c| (c != 1).then_some(3)), None);
+    }
+
+    #[test]
+    fn a_quadruple_places_the_digits_it_needs() {
+        let cells = [0u16, 1, 9, 10];
+        let mut keep = SmallVec::new();
+        // A 1 with one cell left for it goes there.
+        let held = |c: usize| if c == 0 { 0b1111 } else { 0b1110 };
+        assert_eq!(quadruple_narrowed(&cells, &[1], held, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b0001, 0b1110, 0b1110, 0b1110]);
+        // Two 2s need two cells that may hold 2.
+        assert_eq!(quadruple_narrowed(&cells, &[2, 2], |c| if c == 0 { 0b10 } else { 0b1 }, &mut keep), None);
+        // Four digits fill the four cells.
+        assert_eq!(quadruple_narrowed(&cells, &[1, 2, 3, 4], |_| 0x1FF, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b1111; 4]);
+        let rule = LineRule::Quadruple { cells: cells.to_vec(), digits: vec![2, 2] };
+        assert_eq!(rule.broken(|c| Some([2, 3, 4, 2][c / 9 * 2 + c % 9])), None);
+        assert_eq!(rule.broken(|c| Some([2, 3, 4, 5][c / 9 * 2 + c % 9])), Some(LineBreak::Missing { digit: 2 }));
     }
 
     #[test]

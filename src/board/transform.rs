@@ -60,6 +60,7 @@ impl Board {
             || rules.arrows().next().is_some()
             || rules.sandwiches().next().is_some()
             || rules.between_lines().next().is_some()
+            || rules.quadruples().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

@@ -327,6 +327,10 @@ pub(super) type RelatedCells = (usize, Relation, usize);
 /// its line and column.
 pub(super) type PlacedSum = ((usize, Vec<usize>), (usize, usize));
 
+/// A quadruple as [`Rules::with_quadruple`] takes it (the cells and the
+/// digits), with its line and column.
+pub(super) type PlacedQuadruple = ((Vec<usize>, Vec<u8>), (usize, usize));
+
 /// An arrow as [`Rules::with_arrow`] takes it (the circle and the shaft),
 /// with its line and column.
 pub(super) type PlacedArrow = ((Vec<usize>, Vec<usize>), (usize, usize));
@@ -368,6 +372,9 @@ pub(super) struct PuzzleObject {
     /// Each line of `between_lines` (as [`Rules::with_between_line`] takes
     /// it, its ends first and last), with its line and column.
     pub(super) between_lines: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each quadruple of `quadruples` (as [`Rules::with_quadruple`] takes
+    /// it: the cells and the digits), with its line and column.
+    pub(super) quadruples: Vec<PlacedQuadruple>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -391,6 +398,7 @@ impl PuzzleObject {
             .or(self.arrows.first().map(|(_, at)| *at))
             .or(self.sandwiches.first().map(|(_, at)| *at))
             .or(first(&self.between_lines))
+            .or(self.quadruples.first().map(|(_, at)| *at))
             .or(self.even.as_ref().map(|(_, at)| *at))
             .or(self.odd.as_ref().map(|(_, at)| *at))
             .or(self.names.first().map(|(_, at)| *at))
@@ -413,7 +421,7 @@ impl PuzzleObject {
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
-        let (mut sandwiches, mut between_lines) = (None, None);
+        let (mut sandwiches, mut between_lines, mut quadruples) = (None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -461,6 +469,14 @@ impl PuzzleObject {
                         r.array(|r| r.sum_line(&mut list))?;
                         let slot = if key == "sums" { &mut sums } else { &mut sandwiches };
                         if slot.replace(list).is_some() {
+                            return Err(twice(r));
+                        }
+                        Ok(())
+                    }
+                    "quadruples" => {
+                        let mut list = Vec::new();
+                        r.array(|r| r.quadruple(&mut list))?;
+                        if quadruples.replace(list).is_some() {
                             return Err(twice(r));
                         }
                         Ok(())
@@ -527,6 +543,7 @@ impl PuzzleObject {
             arrows: arrows.unwrap_or_default(),
             sandwiches: sandwiches.unwrap_or_default(),
             between_lines: between_lines.unwrap_or_default(),
+            quadruples: quadruples.unwrap_or_default(),
             even,
             odd,
         })
@@ -625,6 +642,31 @@ impl Reader<'_> {
         let Some(sum) = sum else { return Err(self.error(start, "a sum has no \"sum\"")) };
         let Some(cells) = cells else { return Err(self.error(start, "a sum has no \"cells\"")) };
         out.push(((sum, cells), place));
+        Ok(())
+    }
+
+    /// A quadruple: `{"cells": [...], "digits": [...]}`.
+    fn quadruple(&mut self, out: &mut Vec<PlacedQuadruple>) -> Result<(), RulesError> {
+        self.skip_space();
+        let (start, place) = (self.pos, self.place(self.pos));
+        let (mut cells, mut digits) = (None, None);
+        self.object(|r, key, at| {
+            let slot = match key {
+                "cells" => &mut cells,
+                "digits" => &mut digits,
+                _ => return r.skip_value(0),
+            };
+            if slot.replace(r.cells()?.0).is_some() {
+                return Err(r.error(at, format!("a quadruple has two \"{key}\" members")));
+            }
+            Ok(())
+        })?;
+        let Some(cells) = cells else { return Err(self.error(start, "a quadruple has no \"cells\"")) };
+        let Some(digits) = digits else { return Err(self.error(start, "a quadruple has no \"digits\"")) };
+        let Ok(digits) = digits.into_iter().map(u8::try_from).collect::<Result<Vec<u8>, _>>() else {
+            return Err(self.error(start, "a quadruple's digit is past 255"));
+        };
+        out.push(((cells, digits), place));
         Ok(())
     }
 

@@ -236,6 +236,17 @@ pub enum ParseError {
         /// Where the given that fills the line is.
         column: usize,
     },
+    /// The givens fill a quadruple
+    /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
+    /// of its digits (or without it as many times as it is given).
+    QuadrupleMissing {
+        /// The digit missing.
+        digit: u8,
+        /// Where the given that fills the quadruple is.
+        line: usize,
+        /// Where the given that fills the quadruple is.
+        column: usize,
+    },
     /// Hexadecimal symbols were asked for on a board whose side is not 16.
     HexNeedsSixteen {
         /// The side found.
@@ -272,6 +283,7 @@ impl ParseError {
             | ParseError::CageSum { line, column, .. }
             | ParseError::SumBroken { line, column, .. }
             | ParseError::NotBetween { line, column, .. }
+            | ParseError::QuadrupleMissing { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -371,6 +383,9 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::CageSum { sum, found, .. } => {
                 write!(f, "the givens of a cage add up to {found}, not its sum of {sum}")
+            }
+            ParseError::QuadrupleMissing { digit, .. } => {
+                write!(f, "the givens fill a quadruple short of its {}", symbol(digit))
             }
             ParseError::NotBetween { digit, low, high, .. } => write!(
                 f,

@@ -5,7 +5,7 @@
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
 //! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
-//! `sandwiches` and `between_lines`), which
+//! `sandwiches`, `between_lines` and `quadruples`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -283,6 +283,7 @@ struct Item {
     cell: Option<usize>,
     lines: Vec<Vec<usize>>,
     clone_cells: Option<Vec<usize>>,
+    values: Vec<String>,
     value: Option<String>,
     value_at: usize,
 }
@@ -334,6 +335,12 @@ fn items(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<Item>, (usize, usize, St
             "lines" => r.array(|r| {
                 let line = grid.cells(r);
                 item.lines.push(kept(&mut failed, line)?);
+                Ok(())
+            }),
+            "values" => r.array(|r| {
+                r.skip_space();
+                let value = number_or_string(r);
+                item.values.push(kept(&mut failed, value)?);
                 Ok(())
             }),
             "cloneCells" => {
@@ -547,6 +554,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -592,6 +600,15 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "quadruple" => {
+                for item in items(&mut r, &grid)? {
+                    let digits: Result<Vec<usize>, _> = item.values.iter().map(|v| v.trim().parse::<usize>()).collect();
+                    let Ok(digits) = digits else {
+                        return Err(error(&r, item.at, "a quadruple's values are whole numbers"));
+                    };
+                    quadruples.push((item.cells.unwrap_or_default(), digits));
+                }
+            }
             "clone" => {
                 for item in items(&mut r, &grid)? {
                     let (cells, clones) = (item.cells.unwrap_or_default(), item.clone_cells.unwrap_or_default());
@@ -769,6 +786,13 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         let objects: Vec<String> =
             sums.iter().map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells))).collect();
         let _ = write!(out, ", \"sums\": [{}]", objects.join(", "));
+    }
+    if !quadruples.is_empty() {
+        let objects: Vec<String> = quadruples
+            .iter()
+            .map(|(cells, digits)| format!("{{\"cells\": {}, \"digits\": {}}}", list_of(cells), list_of(digits)))
+            .collect();
+        let _ = write!(out, ", \"quadruples\": [{}]", objects.join(", "));
     }
     if !sandwiches.is_empty() {
         let objects: Vec<String> = sandwiches
@@ -1071,7 +1095,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
     let ([thermometers, differences, ratios, xv, clones], negative) = marks(board)?;
-    let [little_killers, arrows, sandwiches, between] = sum_items(board)?;
+    let [little_killers, arrows, sandwiches, between, quadruples] = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1104,6 +1128,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("arrow", arrows),
         ("sandwichsum", sandwiches),
         ("betweenline", between),
+        ("quadruple", quadruples),
         ("odd", odd),
         ("even", even),
     ] {
@@ -1241,12 +1266,12 @@ fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String>
 }
 
 /// `board`'s sums as f-puzzles' little killer clues, its arrows as
-/// arrows, its sandwiches as sandwich clues and its between lines as
-/// between lines; an error for a sum whose
+/// arrows, its sandwiches as sandwich clues, and its between lines and
+/// quadruples as theirs; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
 /// little killer can hold, and for a sandwich along a region other than
 /// a row or a column.
-fn sum_items(board: &Board) -> Result<[Vec<String>; 4], String> {
+fn sum_items(board: &Board) -> Result<[Vec<String>; 5], String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1304,6 +1329,13 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 4], String> {
         sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
     let between = rules.between_lines().map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect();
+    let quadruples = rules
+        .quadruples()
+        .map(|(cells, digits)| {
+            let values: Vec<String> = digits.iter().map(u8::to_string).collect();
+            format!("{{\"cells\":[{}],\"values\":[{}]}}", names(&cells), values.join(","))
+        })
+        .collect();
     let arrows = rules
         .arrows()
         .map(|(circle, shaft)| {
@@ -1311,7 +1343,7 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 4], String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok([little_killers, arrows, sandwiches, between])
+    Ok([little_killers, arrows, sandwiches, between, quadruples])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

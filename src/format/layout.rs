@@ -88,6 +88,8 @@ pub(crate) struct OwnRules {
     pub(crate) sandwiches: Vec<(usize, Vec<usize>)>,
     /// A JSON object's between lines, as it listed them.
     pub(crate) between_lines: Vec<Vec<usize>>,
+    /// A JSON object's quadruples (cells and digits), as it listed them.
+    pub(crate) quadruples: Vec<(Vec<usize>, Vec<u8>)>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -277,6 +279,14 @@ impl Layout {
     #[must_use]
     pub fn between_lines(&self) -> &[Vec<usize>] {
         &self.own.between_lines
+    }
+
+    /// The quadruples (cells and digits) that a puzzle written as a JSON
+    /// object brought in its `quadruples` member, as it listed them; empty
+    /// when it brought none.
+    #[must_use]
+    pub fn quadruples(&self) -> &[(Vec<usize>, Vec<u8>)] {
+        &self.own.quadruples
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

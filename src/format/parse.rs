@@ -455,6 +455,7 @@ impl Parser {
         layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
         layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
         layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
+        layout.own.quadruples = object.quadruples.into_iter().map(|(quadruple, _)| quadruple).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -541,6 +542,9 @@ impl Parser {
         }
         for (line, place) in &object.between_lines {
             sums.push(rules.checked_between_line(line).map_err(|e| at(*place, e))?);
+        }
+        for ((cells, digits), place) in &object.quadruples {
+            sums.push(rules.checked_quadruple(cells, digits).map_err(|e| at(*place, e))?);
         }
         rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {
@@ -841,6 +845,9 @@ impl Parser {
                 }
                 Err(Conflict::CageSum { sum, found, .. }) => {
                     return Err(ParseError::CageSum { sum, found, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::QuadrupleMissing { digit, .. }) => {
+                    return Err(ParseError::QuadrupleMissing { digit, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::NotBetween { digit, low, high, .. }) => {
                     return Err(ParseError::NotBetween { digit, low, high, line: raw.line, column: raw.column });

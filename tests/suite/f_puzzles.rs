@@ -14,9 +14,14 @@ pub const TWO_CAGES_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWAN
 /// The JSON of [`TWO_CAGES_LINK`].
 const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C2","R1C3"],"value":"5"},{"cells":["R4C4","R3C4"],"value":"5"}]}"#;
 
-/// A link whose puzzle has a quadruple, which these rules cannot express
-/// (made by the compressor, as [`TWO_CAGES_LINK`]).
-pub const QUADRUPLE_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kARwFcAhtgx8ADgBs48QiADGMceLD4QAJQCMAYXUhUGzQCZdag9uOrTR7gDcB4vjGXT1yA5SLug";
+/// A link whose puzzle has a renban line, a member f-puzzles' editor does
+/// not write and these rules do not read (made by the compressor, as
+/// [`TWO_CAGES_LINK`]).
+pub const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kDGAOwBGAQz75QAGwh8YYfHhAAlAIwBhJSFTKVAJhBcilIkA===";
+
+/// A link to a 4x4 board whose top left box holds a 1 and a 2 by a
+/// quadruple (made by the compressor).
+const QUADRUPLE_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kARwFcAhtgx8ADgBs48QiADGMceLD4QAJQCMAYXUhUGzQCZdag9uOrTR7gDcB4vjGXT1yA5SLug";
 
 /// A link to a 4x4 board with a sandwich clue of 5 above its second
 /// column (made by the compressor).
@@ -178,6 +183,9 @@ fn arrows_little_killers_clones_palindromes_and_extremes_are_the_rules_built_by_
     let sandwich: Board = SANDWICH_LINK.parse()?;
     assert_eq!(sandwich.rules(), Rules::new(Shape::new(2, 2)).with_sandwich(5, &[1, 5, 9, 13])?);
     assert_eq!(sandwich.count_solutions(1000), 48);
+    let quadruple: Board = QUADRUPLE_LINK.parse()?;
+    assert_eq!(quadruple.rules(), Rules::new(Shape::new(2, 2)).with_quadruple(&[0, 1, 4, 5], &[1, 2])?);
+    assert_eq!(lazydoku::format::f_puzzles_link(&quadruple)?.parse::<Board>()?.rules(), quadruple.rules());
     Ok(())
 }
 
@@ -354,9 +362,12 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(QUADRUPLE_LINK).contains("\"quadruple\" is not read"), "{}", reason(QUADRUPLE_LINK));
-    let quadruple = format!("{{\"size\":4,\n\"grid\":{empty},\n\"quadruple\":[{{\"cells\":[\"R1C1\"]}}]}}");
-    assert_eq!(reason(&quadruple), "line 3, column 1: the f-puzzles constraint \"quadruple\" is not read here");
+    assert!(reason(RENBAN_LINK).contains("\"renban\" is not read"), "{}", reason(RENBAN_LINK));
+    let renban = format!("{{\"size\":4,\n\"grid\":{empty},\n\"renban\":[{{\"cells\":[\"R1C1\"]}}]}}");
+    assert_eq!(reason(&renban), "line 3, column 1: the f-puzzles constraint \"renban\" is not read here");
+    let quadruple =
+        format!(r#"{{"size":4,"grid":{empty},"quadruple":[{{"cells":["R1C1","R1C2"],"values":[1,2,3]}}]}}"#);
+    assert!(reason(&quadruple).contains("a quadruple has 2 cells and 3 digits"), "{}", reason(&quadruple));
     let negative = format!(r#"{{"size":4,"grid":{empty},"negative":["ratio","arrow"]}}"#);
     assert!(reason(&negative).contains("\"negative\" names \"arrow\""), "{}", reason(&negative));
     let little =
@@ -418,16 +429,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{QUADRUPLE_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{RENBAN_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"quadruple\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"renban\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", QUADRUPLE_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", RENBAN_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -234,7 +234,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
         let a = random_cell(random);
         let b = if random.below(2) == 0 { a + 1 } else { a + side };
         let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
-        let (kind, item) = match random.below(15) {
+        let (kind, item) = match random.below(16) {
             0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
             1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
             2 => {
@@ -268,6 +268,10 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             10 => ("clone", format!(r#"{{"cells":[{}],"cloneCells":[{}]}}"#, name(a), name(b))),
             12 => (*random.pick(&["minimum", "maximum"]), format!(r#"{{"cell":{}}}"#, name(a))),
             13 => ("sandwichsum", sandwich_clue(random, side)),
+            15 => {
+                let corner = [a, a + 1, a + side, a + side + 1].map(name).join(",");
+                ("quadruple", format!(r#"{{"cells":[{corner}],"values":[{x},{}]}}"#, random.below(side + 2)))
+            }
             14 => ("betweenline", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             11 => ("palindrome", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             7 => (
@@ -275,7 +279,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
                 format!(r#"{{"cells":[{}]}}"#, (0..side).map(|i| name(i * side + i)).collect::<Vec<_>>().join(",")),
             ),
             _ => (
-                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple"]),
+                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple", "renban"]),
                 format!(r#"{{"cells":[{}]}}"#, name(a)),
             ),
         };
@@ -422,6 +426,12 @@ fn check(text: &str, parser: Parser) {
                 let number = circle.iter().fold(0, |n, &c| n * 10 + digit(c));
                 assert_eq!(shaft.iter().map(|&c| digit(c)).sum::<usize>(), number, "{text:?} gave {solution}");
             }
+            for (cells, digits) in board.rules().quadruples() {
+                let held: Vec<usize> = cells.iter().map(|&c| digit(c)).collect();
+                let count = |d: usize, list: &[usize]| list.iter().filter(|&&x| x == d).count();
+                let wanted: Vec<usize> = digits.iter().map(|&d| usize::from(d)).collect();
+                assert!(wanted.iter().all(|&d| count(d, &held) >= count(d, &wanted)), "{text:?} gave {solution}");
+            }
             for line in board.rules().between_lines() {
                 let (a, b) = (digit(line[0]), digit(line[line.len() - 1]));
                 let inside = |d: usize| a.min(b) < d && d < a.max(b);
@@ -493,7 +503,7 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     // f-puzzles links, whose compressed text the mutations break.
     for _ in 0..20 {
         seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
-        seeds.push(crate::f_puzzles::QUADRUPLE_LINK.to_owned());
+        seeds.push(crate::f_puzzles::RENBAN_LINK.to_owned());
     }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();

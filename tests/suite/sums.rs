@@ -542,3 +542,83 @@ fn between_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<()
     assert!(reference > 0);
     Ok(())
 }
+
+/// Whether `grid` (0 for an empty cell) can still give `cells` every digit
+/// of `digits` as many times as it is listed: each digit has enough cells
+/// holding it or empty.
+fn quadruple_may_hold(grid: &[usize], cells: &[usize], digits: &[u8]) -> bool {
+    digits.iter().all(|&d| {
+        let needed = digits.iter().fold(0, |n, &x| n + usize::from(x == d));
+        let open = cells.iter().filter(|&&c| grid[c] == usize::from(d) || grid[c] == 0).count();
+        let held = cells.iter().filter(|&&c| grid[c] == usize::from(d)).count();
+        open >= needed && (held >= needed || cells.iter().any(|&c| grid[c] == 0))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn quadruples_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        corners in prop::collection::vec((0..36usize, prop::collection::vec(1..7u8, 1..4)), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut quadruples = Vec::new();
+        for (corner, digits) in &corners {
+            // The four cells around a corner of cells, and digits of the board.
+            let (row, col) = ((corner / side) % (side - 1), corner % (side - 1));
+            let cells: Vec<usize> = [0, 1, side, side + 1].iter().map(|d| row * side + col + d).collect();
+            let digits: Vec<u8> = digits.iter().map(|&d| (d - 1) % u8::try_from(side).unwrap() + 1).collect();
+            rules = rules.with_quadruple(&cells, &digits).map_err(|e| TestCaseError::fail(format!("{cells:?}: {e}")))?;
+            quadruples.push((cells, digits));
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let may_hold = |grid: &[usize]| quadruples.iter().all(|(cells, digits)| quadruple_may_hold(grid, cells, digits));
+        let expected = backtrack(&puzzle, side, &units, 20, &may_hold);
+        let board = match rules.parse(&puzzle) {
+            Ok(board) => board,
+            Err(e @ ParseError::QuadrupleMissing { .. }) => {
+                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+        };
+        let solves = |solution: &str| backtrack(solution, side, &units, 2, &may_hold) == 1;
+        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+    }
+}
+
+#[test]
+fn quadruples_say_what_is_wrong_and_come_in_json() -> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_quadruple(&[0, 1], &[5]), Err(RulesError::DigitOutOfRange { digit: 5, side: 4 }));
+    assert_eq!(four().with_quadruple(&[], &[1]), Err(RulesError::QuadrupleSize { cells: 0, digits: 1 }));
+    let rules = four().with_quadruple(&[0, 1, 4, 5], &[3, 3])?;
+    let err = rules.parse("12..\n34..\n....\n....").unwrap_err();
+    assert_eq!(err, ParseError::QuadrupleMissing { digit: 3, line: 2, column: 2 });
+    assert_eq!(err.reason(), "the givens fill a quadruple short of its 3");
+    assert!(rules.parse("12..\n3...\n....\n....").is_ok(), "checked once the four are full");
+    // Across two boxes: with 1, 2 and 4 placed, the 3 goes in the one cell
+    // left for it, where the regions alone would leave 1 or 3.
+    let across = four().with_quadruple(&[1, 2, 5, 6], &[3])?;
+    let board = across.parse(".12.\n.4..\n....\n....")?;
+    assert_eq!(
+        Board::empty(Shape::new(2, 2)).place(1, 1)?.place(2, 2)?.place(5, 4)?.propagated().unwrap().candidates(6).len(),
+        2
+    );
+    assert_eq!(board.propagated().expect("solutions").get(6), Some(3));
+    let json = r#"{"puzzle": "................", "quadruples": [{"cells": [5, 6, 9, 10], "digits": [4, 4]}]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
+    assert_eq!(layout.quadruples(), [(vec![5, 6, 9, 10], vec![4, 4])]);
+    assert_eq!(board.rules(), four().with_quadruple(&[10, 9, 6, 5], &[4, 4])?);
+    let solution = board.solve().expect("a solution");
+    assert!([5, 10].iter().all(|&c| solution.get(c) == Some(4)) || [6, 9].iter().all(|&c| solution.get(c) == Some(4)));
+    Ok(())
+}
