@@ -86,6 +86,33 @@ fn brute_count(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[SumLine
     backtrack(puzzle, side, units, limit, &|grid| lines.iter().all(|line| line.may_hold(grid)))
 }
 
+/// Checks `puzzle` under `rules` against [`backtrack`] with `may_hold`
+/// (the rules under test, as the reference reads them): givens that break
+/// a rule are refused exactly when the reference finds no solution, and
+/// otherwise the board agrees with it ([`common::agrees_with_reference`]).
+fn agrees_under(
+    rules: &Rules,
+    puzzle: &str,
+    side: usize,
+    units: &[Vec<usize>],
+    may_hold: &dyn Fn(&[usize]) -> bool,
+) -> Result<(), TestCaseError> {
+    let expected = backtrack(puzzle, side, units, 20, may_hold);
+    let board = match rules.parse(puzzle) {
+        Ok(board) => board,
+        Err(
+            e @ (ParseError::SumBroken { .. } | ParseError::NotBetween { .. } | ParseError::QuadrupleMissing { .. }),
+        ) => {
+            prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
+            return Ok(());
+        }
+        Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
+    };
+    let solves = |solution: &str| backtrack(solution, side, units, 2, may_hold) == 1;
+    common::agrees_with_reference(&board, puzzle, expected, solves)?;
+    Ok(())
+}
+
 /// A sum or an arrow made from `pick`, on the cells of `walk` (distinct,
 /// at least two): read off `grid`'s digits (so the grid keeps it) or, for
 /// odd `pick`, one more than that (so it may not hold).
@@ -362,21 +389,12 @@ fn sandwich_of(digits: &[usize], side: usize) -> Option<usize> {
     Some(digits[one.min(top) + 1..one.max(top)].iter().sum())
 }
 
-/// Counts the solutions of `puzzle` under `units` and `sandwiches` (sum,
-/// cells in order), up to `limit`: a sandwich is checked once its line is
-/// full.
-fn brute_count_sandwiches(
-    puzzle: &str,
-    side: usize,
-    units: &[Vec<usize>],
-    sandwiches: &[(usize, Vec<usize>)],
-    limit: usize,
-) -> usize {
-    backtrack(puzzle, side, units, limit, &|grid| {
-        sandwiches.iter().all(|(sum, cells)| {
-            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-            digits.contains(&0) || sandwich_of(&digits, side) == Some(*sum)
-        })
+/// Whether `grid` (0 for an empty cell) keeps every sandwich of
+/// `sandwiches` (sum, cells in order) whose line is full.
+fn sandwiches_hold(grid: &[usize], side: usize, sandwiches: &[(usize, Vec<usize>)]) -> bool {
+    sandwiches.iter().all(|(sum, cells)| {
+        let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+        digits.contains(&0) || sandwich_of(&digits, side) == Some(*sum)
     })
 }
 
@@ -416,17 +434,7 @@ proptest! {
             }
         }
         let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
-        let expected = brute_count_sandwiches(&puzzle, side, &units, &sandwiches, 20);
-        let board = match rules.parse(&puzzle) {
-            Ok(board) => board,
-            Err(e @ ParseError::SumBroken { .. }) => {
-                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
-                return Ok(());
-            }
-            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
-        };
-        let solves = |solution: &str| brute_count_sandwiches(solution, side, &units, &sandwiches, 2) == 1;
-        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+        agrees_under(&rules, &puzzle, side, &units, &|grid| sandwiches_hold(grid, side, &sandwiches))?;
     }
 }
 
@@ -461,17 +469,14 @@ fn sandwiches_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), B
     Ok(())
 }
 
-/// Counts the solutions of `puzzle` under `units` and between `lines`
-/// (ends first and last), up to `limit`: a line is checked once it is
-/// full.
-fn brute_count_between(puzzle: &str, side: usize, units: &[Vec<usize>], lines: &[Vec<usize>], limit: usize) -> usize {
-    backtrack(puzzle, side, units, limit, &|grid| {
-        lines.iter().all(|line| {
-            let digits: Vec<usize> = line.iter().map(|&c| grid[c]).collect();
-            let (a, b) = (digits[0], digits[digits.len() - 1]);
-            let (low, high) = (a.min(b), a.max(b));
-            digits.contains(&0) || digits[1..digits.len() - 1].iter().all(|&d| low < d && d < high)
-        })
+/// Whether `grid` (0 for an empty cell) keeps every between line of
+/// `lines` (ends first and last) that is full.
+fn between_holds(grid: &[usize], lines: &[Vec<usize>]) -> bool {
+    lines.iter().all(|line| {
+        let digits: Vec<usize> = line.iter().map(|&c| grid[c]).collect();
+        let (a, b) = (digits[0], digits[digits.len() - 1]);
+        let (low, high) = (a.min(b), a.max(b));
+        digits.contains(&0) || digits[1..digits.len() - 1].iter().all(|&d| low < d && d < high)
     })
 }
 
@@ -501,17 +506,7 @@ proptest! {
             lines.push(line);
         }
         let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
-        let expected = brute_count_between(&puzzle, side, &units, &lines, 20);
-        let board = match rules.parse(&puzzle) {
-            Ok(board) => board,
-            Err(e @ ParseError::NotBetween { .. }) => {
-                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
-                return Ok(());
-            }
-            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
-        };
-        let solves = |solution: &str| brute_count_between(solution, side, &units, &lines, 2) == 1;
-        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+        agrees_under(&rules, &puzzle, side, &units, &|grid| between_holds(grid, &lines))?;
     }
 }
 
@@ -537,7 +532,8 @@ fn between_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<()
     assert_eq!(f_puzzles.parse::<Board>()?.rules(), board.rules());
     // The count against the backtracking reference's.
     let units = common::classic_units(2, 2);
-    let reference = brute_count_between(&".".repeat(16), 4, &units, &[vec![0, 5, 10, 15]], 1000);
+    let diagonal = [vec![0, 5, 10, 15]];
+    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| between_holds(grid, &diagonal));
     assert_eq!(board.count_solutions(1000), reference);
     assert!(reference > 0);
     Ok(())
@@ -581,17 +577,7 @@ proptest! {
         }
         let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
         let may_hold = |grid: &[usize]| quadruples.iter().all(|(cells, digits)| quadruple_may_hold(grid, cells, digits));
-        let expected = backtrack(&puzzle, side, &units, 20, &may_hold);
-        let board = match rules.parse(&puzzle) {
-            Ok(board) => board,
-            Err(e @ ParseError::QuadrupleMissing { .. }) => {
-                prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
-                return Ok(());
-            }
-            Err(e) => return Err(TestCaseError::fail(format!("{puzzle}: {e}"))),
-        };
-        let solves = |solution: &str| backtrack(solution, side, &units, 2, &may_hold) == 1;
-        common::agrees_with_reference(&board, &puzzle, expected, solves)?;
+        agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
     }
 }
 
