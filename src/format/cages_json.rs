@@ -645,24 +645,30 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A quadruple: `{"cells": [...], "digits": [...]}`.
-    fn quadruple(&mut self, out: &mut Vec<PlacedQuadruple>) -> Result<(), RulesError> {
+    /// An object of two lists of numbers named `names`, both needed, as
+    /// `what` ("an arrow") holds them: the lists, and where the object
+    /// starts.
+    fn two_lists(&mut self, what: &str, names: [&str; 2]) -> Result<([Vec<usize>; 2], usize), RulesError> {
         self.skip_space();
-        let (start, place) = (self.pos, self.place(self.pos));
-        let (mut cells, mut digits) = (None, None);
+        let start = self.pos;
+        let mut lists: [Option<Vec<usize>>; 2] = [None, None];
         self.object(|r, key, at| {
-            let slot = match key {
-                "cells" => &mut cells,
-                "digits" => &mut digits,
-                _ => return r.skip_value(0),
-            };
-            if slot.replace(r.cells()?.0).is_some() {
-                return Err(r.error(at, format!("a quadruple has two \"{key}\" members")));
+            let Some(k) = names.iter().position(|&name| name == key) else { return r.skip_value(0) };
+            if lists[k].replace(r.cells()?.0).is_some() {
+                return Err(r.error(at, format!("{what} has two \"{key}\" members")));
             }
             Ok(())
         })?;
-        let Some(cells) = cells else { return Err(self.error(start, "a quadruple has no \"cells\"")) };
-        let Some(digits) = digits else { return Err(self.error(start, "a quadruple has no \"digits\"")) };
+        let [first, second] = lists;
+        let Some(first) = first else { return Err(self.error(start, format!("{what} has no \"{}\"", names[0]))) };
+        let Some(second) = second else { return Err(self.error(start, format!("{what} has no \"{}\"", names[1]))) };
+        Ok(([first, second], start))
+    }
+
+    /// A quadruple: `{"cells": [...], "digits": [...]}`.
+    fn quadruple(&mut self, out: &mut Vec<PlacedQuadruple>) -> Result<(), RulesError> {
+        let ([cells, digits], start) = self.two_lists("a quadruple", ["cells", "digits"])?;
+        let place = self.place(start);
         let Ok(digits) = digits.into_iter().map(u8::try_from).collect::<Result<Vec<u8>, _>>() else {
             return Err(self.error(start, "a quadruple's digit is past 255"));
         };
@@ -672,23 +678,8 @@ impl Reader<'_> {
 
     /// An arrow: `{"circle": [...], "shaft": [...]}`.
     fn arrow(&mut self, out: &mut Vec<PlacedArrow>) -> Result<(), RulesError> {
-        self.skip_space();
-        let (start, place) = (self.pos, self.place(self.pos));
-        let (mut circle, mut shaft) = (None, None);
-        self.object(|r, key, at| {
-            let slot = match key {
-                "circle" => &mut circle,
-                "shaft" => &mut shaft,
-                _ => return r.skip_value(0),
-            };
-            if slot.replace(r.cells()?.0).is_some() {
-                return Err(r.error(at, format!("an arrow has two \"{key}\" members")));
-            }
-            Ok(())
-        })?;
-        let Some(circle) = circle else { return Err(self.error(start, "an arrow has no \"circle\"")) };
-        let Some(shaft) = shaft else { return Err(self.error(start, "an arrow has no \"shaft\"")) };
-        out.push(((circle, shaft), place));
+        let ([circle, shaft], start) = self.two_lists("an arrow", ["circle", "shaft"])?;
+        out.push(((circle, shaft), self.place(start)));
         Ok(())
     }
 
