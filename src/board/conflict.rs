@@ -147,6 +147,19 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of a renban line
+    /// ([`Rules::with_renban`](crate::Rules::with_renban)) whose digits are
+    /// not a run of consecutive digits, each once.
+    NotRenban {
+        /// The line's smallest digit.
+        low: u8,
+        /// The line's largest digit.
+        high: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
     /// The digit fills the last cell of a quadruple
     /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
     /// of its digits (or without it as many times as it is given).
@@ -210,6 +223,12 @@ impl fmt::Display for Conflict {
             Conflict::QuadrupleMissing { digit, row, col } => {
                 write!(f, "row {}, column {} completes a quadruple short of its {digit}", row + 1, col + 1)
             }
+            Conflict::NotRenban { low, high, row, col } => write!(
+                f,
+                "row {}, column {} completes a renban line whose digits, {low} to {high}, are not a run of consecutive digits each once",
+                row + 1,
+                col + 1
+            ),
             Conflict::NotBetween { digit, low, high, row, col } => write!(
                 f,
                 "row {}, column {} completes a between line whose {digit} does not lie between its ends, {low} and {high}",

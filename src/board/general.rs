@@ -12,7 +12,9 @@ use super::engine::Engine;
 use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
-use super::sum::{LineRule, between_narrowed, contribution, digits_within, quadruple_narrowed, sandwich_narrowed};
+use super::sum::{
+    LineRule, between_narrowed, contribution, digits_within, quadruple_narrowed, renban_narrowed, sandwich_narrowed,
+};
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 /// The index (digit minus one) of a digit's bit.
@@ -555,6 +557,11 @@ impl General {
                     changed |= self.narrow_line(g, cells, pending, |cells, held, keep| {
                         quadruple_narrowed(cells, digits, held, keep)
                     })?;
+                    continue;
+                }
+                LineRule::Renban { line } => {
+                    changed |= self
+                        .narrow_line(g, line, pending, |line, held, keep| renban_narrowed(line, g.full, held, keep))?;
                     continue;
                 }
                 LineRule::Total { .. } | LineRule::Arrow { .. } => {}

@@ -351,8 +351,8 @@ impl Board {
                 }
             }
         }
-        // A sum this digit fills must add up, and a between line keep its
-        // middle between its ends.
+        // A sum this digit fills must add up, a between line keep its
+        // middle between its ends, and so on for each rule along a line.
         for &k in g.line_rules_of(cell) {
             match g.line_rules[k as usize].broken(|c| self.get(c)) {
                 Some(LineBreak::Sum { sum, found, kind }) => {
@@ -362,6 +362,7 @@ impl Board {
                     return Err(Conflict::NotBetween { digit, low, high, row, col });
                 }
                 Some(LineBreak::Missing { digit }) => return Err(Conflict::QuadrupleMissing { digit, row, col }),
+                Some(LineBreak::NotRun { low, high }) => return Err(Conflict::NotRenban { low, high, row, col }),
                 None => {}
             }
         }

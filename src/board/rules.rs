@@ -954,6 +954,61 @@ impl Rules {
         })
     }
 
+    /// These rules with a renban line: the digits of `cells` are a run of
+    /// consecutive digits (3, 4, 5 or 7, 5, 6, say), each once, in any
+    /// order. The cells need not share a region.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`], and
+    /// [`RulesError::RenbanLength`] for fewer than two cells or more than
+    /// the side.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // The main diagonal of a 4x4 board holds 1 to 4 in some order, and
+    /// // a line of two cells from two boxes holds two digits in a row.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_renban(&[0, 5, 10, 15])?.with_renban(&[1, 2])?;
+    /// assert_eq!(rules.renbans().collect::<Vec<_>>(), [vec![0, 5, 10, 15], vec![1, 2]]);
+    /// let solutions: Vec<Board> = Board::empty_with(&rules).solutions().collect();
+    /// assert!(!solutions.is_empty());
+    /// for solution in &solutions {
+    ///     let (a, b) = (solution.get(1).unwrap(), solution.get(2).unwrap());
+    ///     assert_eq!(a.abs_diff(b), 1);
+    /// }
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_renban(&[0, 1, 2, 3, 4]),
+    ///     Err(RulesError::RenbanLength { found: 5, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_renban(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_renban(cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every renban line of [`Rules::with_renban`], its cells in the order
+    /// given, the lines in the order the rules keep them.
+    pub fn renbans(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Renban { line } => Some(line.iter().map(|&c| usize::from(c)).collect()),
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_renban`], checked against these rules.
+    pub(crate) fn checked_renban(&self, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        // One cell is a run of itself: refused as a mistake, as a between
+        // line without a middle is.
+        if line.len() < 2 || line.len() > side {
+            return Err(RulesError::RenbanLength { found: line.len(), side });
+        }
+        Ok(LineRule::Renban { line })
+    }
+
     /// The rule of [`Rules::with_quadruple`], checked against these rules.
     pub(crate) fn checked_quadruple(&self, cells: &[usize], digits: &[u8]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
@@ -1392,8 +1447,9 @@ pub enum RulesError {
     },
     /// A sum ([`Rules::with_sum`]), an arrow ([`Rules::with_arrow`]), a
     /// sandwich ([`Rules::with_sandwich`]), a between line
-    /// ([`Rules::with_between_line`]) or a quadruple
-    /// ([`Rules::with_quadruple`]) that holds a cell twice.
+    /// ([`Rules::with_between_line`]), a quadruple
+    /// ([`Rules::with_quadruple`]) or a renban line ([`Rules::with_renban`])
+    /// that holds a cell twice.
     RepeatedSumCell {
         /// The cell.
         cell: usize,
@@ -1437,6 +1493,14 @@ pub enum RulesError {
     /// A between line ([`Rules::with_between_line`]) of fewer than three
     /// cells: two ends and a middle.
     BetweenLineLength {
+        /// Cells given.
+        found: usize,
+        /// The board's side.
+        side: usize,
+    },
+    /// A renban line ([`Rules::with_renban`]) of fewer than two cells, or
+    /// of more than the side: no run of distinct digits is that long.
+    RenbanLength {
         /// Cells given.
         found: usize,
         /// The board's side.
@@ -1558,6 +1622,10 @@ impl fmt::Display for RulesError {
             RulesError::BetweenLineLength { found, side } => write!(
                 f,
                 "a between line has {found} cells; it needs its two ends and at least one cell between them (on digits 1 to {side})"
+            ),
+            RulesError::RenbanLength { found, side } => write!(
+                f,
+                "a renban line has {found} cells; it needs 2 to {side}, as its digits are a run of distinct digits from 1 to {side}"
             ),
             RulesError::QuadrupleSize { cells, digits } => write!(
                 f,

@@ -30,6 +30,9 @@ pub(crate) enum LineRule {
     /// A quadruple: `cells` (sorted) hold each digit of `digits` (sorted,
     /// a digit given twice held twice), and maybe others.
     Quadruple { cells: Vec<u16>, digits: Vec<u8> },
+    /// A renban line: `line`'s cells hold a run of consecutive digits,
+    /// each once, in any order.
+    Renban { line: Vec<u16> },
 }
 
 /// How a filled rule along a line is broken.
@@ -41,6 +44,9 @@ pub(crate) enum LineBreak {
     Between { digit: u8, low: u8, high: u8 },
     /// A quadruple without enough of one of its digits.
     Missing { digit: u8 },
+    /// A renban line whose digits are not a run, each once: its smallest
+    /// and largest digit.
+    NotRun { low: u8, high: u8 },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -58,6 +64,7 @@ impl LineRule {
             LineRule::Total { cells, .. }
             | LineRule::Sandwich { cells, .. }
             | LineRule::Between { line: cells }
+            | LineRule::Renban { line: cells }
             | LineRule::Quadruple { cells, .. } => cells.iter().chain(&[]).copied(),
             LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
@@ -68,9 +75,10 @@ impl LineRule {
     /// A sandwich is no equation: none, with no terms.
     pub(crate) fn linear(&self) -> Linear {
         match self {
-            LineRule::Sandwich { .. } | LineRule::Between { .. } | LineRule::Quadruple { .. } => {
-                Linear { terms: SmallVec::new(), total: 0 }
-            }
+            LineRule::Sandwich { .. }
+            | LineRule::Between { .. }
+            | LineRule::Quadruple { .. }
+            | LineRule::Renban { .. } => Linear { terms: SmallVec::new(), total: 0 },
             LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -111,6 +119,14 @@ impl LineRule {
                 let missing = wanted.iter().find(|&&d| count(d, &held) < count(d, wanted))?;
                 return Some(LineBreak::Missing { digit: *missing });
             }
+            LineRule::Renban { line } => {
+                let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
+                let digits = digits?;
+                let (low, high) = (*digits.iter().min()?, *digits.iter().max()?);
+                let set = digits.iter().fold(0u32, |set, &d| set | 1 << (d - 1));
+                let run = usize::from(high - low) + 1 == digits.len() && set.count_ones() as usize == digits.len();
+                return (!run).then_some(LineBreak::NotRun { low, high });
+            }
             LineRule::Between { line } => {
                 let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
                 let digits = digits?;
@@ -131,7 +147,10 @@ impl LineRule {
         let kind = match self {
             LineRule::Arrow { .. } => SumKind::Arrow,
             LineRule::Sandwich { .. } => SumKind::Sandwich,
-            LineRule::Total { .. } | LineRule::Between { .. } | LineRule::Quadruple { .. } => SumKind::Total,
+            LineRule::Total { .. }
+            | LineRule::Between { .. }
+            | LineRule::Quadruple { .. }
+            | LineRule::Renban { .. } => SumKind::Total,
         };
         (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }
@@ -338,6 +357,77 @@ pub(crate) fn quadruple_narrowed(
     keep.iter().all(|&k| k != 0).then_some(())
 }
 
+/// The digits a renban line's cells may keep, given every cell's
+/// candidates (`held`, a filled cell's digit as its one candidate) and the
+/// board's digits (`full`), into `keep`: for each run of as many
+/// consecutive digits as the line has cells, the cells narrowed to the run
+/// and settled as a group of distinct digits that holds each of the run's
+/// (a digit with one cell left goes there, a cell with one digit left
+/// takes it from the others); each cell keeps what some run leaves it.
+/// `None` when no run is left.
+pub(crate) fn renban_narrowed(
+    line: &[u16],
+    full: u32,
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let masks: SmallVec<[u32; 32]> = line.iter().map(|&c| held(usize::from(c))).collect();
+    keep.clear();
+    keep.resize(masks.len(), 0);
+    let length = u32::try_from(masks.len()).ok().filter(|&n| n > 0 && n <= full.count_ones())?;
+    let span = u32::MAX >> (32 - length);
+    let mut run = span;
+    let mut settled: SmallVec<[u32; 32]> = SmallVec::new();
+    while run & !full == 0 {
+        settled.clear();
+        settled.extend(masks.iter().map(|&m| m & run));
+        if settle_run(&mut settled, run) {
+            for (k, &m) in keep.iter_mut().zip(&settled) {
+                *k |= m;
+            }
+        }
+        run <<= 1;
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
+/// Settles `cells`, which must hold the digits of `run` each once: a cell
+/// with one digit takes it from the others, a digit with one cell goes
+/// there. Whether they still can.
+fn settle_run(cells: &mut [u32], run: u32) -> bool {
+    loop {
+        let mut changed = false;
+        for k in 0..cells.len() {
+            let mask = cells[k];
+            if mask == 0 {
+                return false;
+            }
+            if mask.is_power_of_two() {
+                for (j, other) in cells.iter_mut().enumerate() {
+                    if j != k && *other & mask != 0 {
+                        *other &= !mask;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        for bit in bits(run) {
+            let mut holders = cells.iter_mut().filter(|m| **m & bit != 0);
+            match (holders.next(), holders.next()) {
+                (None, _) => return false,
+                (Some(only), None) if *only != bit => {
+                    *only = bit;
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if !changed {
+            return true;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -413,6 +503,31 @@ mod tests {
         let rule = LineRule::Quadruple { cells: cells.to_vec(), digits: vec![2, 2] };
         assert_eq!(rule.broken(|c| Some([2, 3, 4, 2][c / 9 * 2 + c % 9])), None);
         assert_eq!(rule.broken(|c| Some([2, 3, 4, 5][c / 9 * 2 + c % 9])), Some(LineBreak::Missing { digit: 2 }));
+    }
+
+    #[test]
+    fn a_renban_keeps_the_runs_its_cells_can_make() {
+        let line = [0u16, 1, 2];
+        let mut keep = SmallVec::new();
+        let full = 0x1FF;
+        // A 5 on a line of three: 3 to 7 for the others, and not 5.
+        let held = |c: usize| if c == 0 { 1 << 4 } else { full };
+        assert_eq!(renban_narrowed(&line, full, held, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [1 << 4, 0b110_1100, 0b110_1100]);
+        // A 1 and a 9 cannot share a line of three.
+        let apart = |c: usize| [1, 1 << 8, full][c];
+        assert_eq!(renban_narrowed(&line, full, apart, &mut keep), None);
+        // Two cells of 2 or 3 and a third cell: the run 1-3 or 2-4, and the
+        // third cell takes what they leave.
+        let pair = |c: usize| if c < 2 { 0b0110 } else { full };
+        assert_eq!(renban_narrowed(&line, full, pair, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b0110, 0b0110, 0b1001]);
+        assert_eq!(renban_narrowed(&[0, 1, 2, 3], 0b111, |_| 0b111, &mut keep), None, "longer than the side");
+        let rule = LineRule::Renban { line: line.to_vec() };
+        assert_eq!(rule.broken(|c| Some([4, 2, 3][c])), None);
+        assert_eq!(rule.broken(|c| Some([4, 2, 2][c])), Some(LineBreak::NotRun { low: 2, high: 4 }));
+        assert_eq!(rule.broken(|c| Some([5, 2, 3][c])), Some(LineBreak::NotRun { low: 2, high: 5 }));
+        assert_eq!(rule.broken(|c| (c != 1).then_some(3)), None);
     }
 
     #[test]

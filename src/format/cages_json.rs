@@ -375,6 +375,9 @@ pub(super) struct PuzzleObject {
     /// Each quadruple of `quadruples` (as [`Rules::with_quadruple`] takes
     /// it: the cells and the digits), with its line and column.
     pub(super) quadruples: Vec<PlacedQuadruple>,
+    /// Each line of `renbans` (as [`Rules::with_renban`] takes it), with
+    /// its line and column.
+    pub(super) renbans: Vec<(Vec<usize>, (usize, usize))>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -399,6 +402,7 @@ impl PuzzleObject {
             .or(self.sandwiches.first().map(|(_, at)| *at))
             .or(first(&self.between_lines))
             .or(self.quadruples.first().map(|(_, at)| *at))
+            .or(first(&self.renbans))
             .or(self.even.as_ref().map(|(_, at)| *at))
             .or(self.odd.as_ref().map(|(_, at)| *at))
             .or(self.names.first().map(|(_, at)| *at))
@@ -421,7 +425,7 @@ impl PuzzleObject {
         let (mut puzzle, mut regions, mut cages, mut names) = (None, None, None, None);
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
-        let (mut sandwiches, mut between_lines, mut quadruples) = (None, None, None);
+        let (mut sandwiches, mut between_lines, mut quadruples, mut renbans) = (None, None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -497,7 +501,7 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" => {
+                    "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" | "renbans" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
                             lists.push(r.cells()?);
@@ -507,6 +511,7 @@ impl PuzzleObject {
                             "extra_regions" => &mut extra_regions,
                             "distinct_groups" => &mut distinct_groups,
                             "between_lines" => &mut between_lines,
+                            "renbans" => &mut renbans,
                             _ => &mut thermometers,
                         };
                         if slot.replace(lists).is_some() {
@@ -544,6 +549,7 @@ impl PuzzleObject {
             sandwiches: sandwiches.unwrap_or_default(),
             between_lines: between_lines.unwrap_or_default(),
             quadruples: quadruples.unwrap_or_default(),
+            renbans: renbans.unwrap_or_default(),
             even,
             odd,
         })

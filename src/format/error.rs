@@ -236,6 +236,19 @@ pub enum ParseError {
         /// Where the given that fills the line is.
         column: usize,
     },
+    /// The givens fill a renban line
+    /// ([`Rules::with_renban`](crate::Rules::with_renban)) whose digits are
+    /// not a run of consecutive digits, each once.
+    NotRenban {
+        /// The line's smallest digit.
+        low: u8,
+        /// The line's largest digit.
+        high: u8,
+        /// Where the given that fills the line is.
+        line: usize,
+        /// Where the given that fills the line is.
+        column: usize,
+    },
     /// The givens fill a quadruple
     /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
     /// of its digits (or without it as many times as it is given).
@@ -284,6 +297,7 @@ impl ParseError {
             | ParseError::SumBroken { line, column, .. }
             | ParseError::NotBetween { line, column, .. }
             | ParseError::QuadrupleMissing { line, column, .. }
+            | ParseError::NotRenban { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -387,6 +401,12 @@ impl fmt::Display for Reason<'_> {
             ParseError::QuadrupleMissing { digit, .. } => {
                 write!(f, "the givens fill a quadruple short of its {}", symbol(digit))
             }
+            ParseError::NotRenban { low, high, .. } => write!(
+                f,
+                "the givens fill a renban line whose digits, {} to {}, are not a run of consecutive digits each once",
+                symbol(low),
+                symbol(high)
+            ),
             ParseError::NotBetween { digit, low, high, .. } => write!(
                 f,
                 "the givens fill a between line whose {} does not lie between its ends, {} and {}",

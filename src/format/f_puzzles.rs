@@ -5,7 +5,7 @@
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
 //! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
-//! `sandwiches`, `between_lines` and `quadruples`), which
+//! `sandwiches`, `between_lines`, `quadruples` and `renbans`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -555,6 +555,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let mut negative: Vec<String> = Vec::new();
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    let mut renbans = Vec::new();
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -600,6 +601,23 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "renban" => renbans.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "whispers" => {
+                // Neighbours along the line at least `value` apart: by
+                // default half the side, rounded up (5 on 9x9, German
+                // whispers).
+                for item in items(&mut r, &grid)? {
+                    let apart = match item.value.as_deref().map(str::trim) {
+                        None | Some("") => side.div_ceil(2),
+                        Some(v) => v.parse::<usize>().map_err(|_| {
+                            error(&r, item.value_at, format!("a whispers line's value {v:?} is not a whole number"))
+                        })?,
+                    };
+                    for line in &item.lines {
+                        relations.extend(line.windows(2).map(|pair| (pair[0], "apart", apart, pair[1])));
+                    }
+                }
+            }
             "quadruple" => {
                 for item in items(&mut r, &grid)? {
                     let digits: Result<Vec<usize>, _> = item.values.iter().map(|v| v.trim().parse::<usize>()).collect();
@@ -744,6 +762,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         ("distinct_groups", &groups),
         ("thermometers", &thermometers),
         ("between_lines", &between),
+        ("renbans", &renbans),
     ] {
         if !lists.is_empty() {
             let _ = write!(
@@ -1094,8 +1113,8 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
-    let ([thermometers, differences, ratios, xv, clones], negative) = marks(board)?;
-    let [little_killers, arrows, sandwiches, between, quadruples] = sum_items(board)?;
+    let ([thermometers, differences, ratios, xv, clones, whispers], negative) = marks(board)?;
+    let [little_killers, arrows, sandwiches, between, quadruples, renbans] = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1124,11 +1143,13 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("ratio", ratios),
         ("xv", xv),
         ("clone", clones),
+        ("whispers", whispers),
         ("littlekillersum", little_killers),
         ("arrow", arrows),
         ("sandwichsum", sandwiches),
         ("betweenline", between),
         ("quadruple", quadruples),
+        ("renban", renbans),
         ("odd", odd),
         ("even", even),
     ] {
@@ -1191,15 +1212,15 @@ fn grid_json(board: &Board) -> String {
 }
 
 /// `board`'s relations as f-puzzles' thermometers (a step each), difference
-/// and ratio dots, X and V marks, and clones (equal pairs); an error for
-/// any other.
-fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String> {
+/// and ratio dots, X and V marks, clones (equal pairs) and whispers lines
+/// (a pair each, cells some number apart); an error for any other.
+fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String> {
     let side = board.shape().side();
     let names = |cells: &[usize]| {
         cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
     };
     let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut clones = Vec::new();
+    let (mut clones, mut whispers) = (Vec::new(), Vec::new());
     // Pairs with each mark, and pairs with each negated relation, by the
     // mark's f-puzzles name.
     let mut marked: HashMap<&str, HashSet<(usize, usize)>> = HashMap::new();
@@ -1214,6 +1235,13 @@ fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String>
             }
             Relation::Difference(0) => {
                 clones.push(format!("{{\"cells\":[{}],\"cloneCells\":[{}]}}", names(&[first]), names(&[second])));
+                continue;
+            }
+            Relation::Apart(k) => {
+                // A whispers line of two cells; the value only where it is
+                // not the default, half the side rounded up.
+                let value = if k == side.div_ceil(2) { String::new() } else { format!(",\"value\":\"{k}\"") };
+                whispers.push(format!("{{\"lines\":[[{pair}]]{value}}}"));
                 continue;
             }
             Relation::Difference(1) => (&mut differences, format!("{{\"cells\":[{pair}]}}"), "difference"),
@@ -1262,16 +1290,16 @@ fn marks(board: &Board) -> Result<([Vec<String>; 5], Vec<&'static str>), String>
         }
         negative.push(mark);
     }
-    Ok(([thermometers, differences, ratios, xv, clones], negative))
+    Ok(([thermometers, differences, ratios, xv, clones, whispers], negative))
 }
 
 /// `board`'s sums as f-puzzles' little killer clues, its arrows as
-/// arrows, its sandwiches as sandwich clues, and its between lines and
-/// quadruples as theirs; an error for a sum whose
+/// arrows, its sandwiches as sandwich clues, and its between lines,
+/// quadruples and renban lines as theirs; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
 /// little killer can hold, and for a sandwich along a region other than
 /// a row or a column.
-fn sum_items(board: &Board) -> Result<[Vec<String>; 5], String> {
+fn sum_items(board: &Board) -> Result<[Vec<String>; 6], String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1328,7 +1356,11 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 5], String> {
         };
         sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
-    let between = rules.between_lines().map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect();
+    let line_items = |lines: &mut dyn Iterator<Item = Vec<usize>>| -> Vec<String> {
+        lines.map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect()
+    };
+    let between = line_items(&mut rules.between_lines());
+    let renbans = line_items(&mut rules.renbans());
     let quadruples = rules
         .quadruples()
         .map(|(cells, digits)| {
@@ -1343,7 +1375,7 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 5], String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok([little_killers, arrows, sandwiches, between, quadruples])
+    Ok([little_killers, arrows, sandwiches, between, quadruples, renbans])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -90,6 +90,8 @@ pub(crate) struct OwnRules {
     pub(crate) between_lines: Vec<Vec<usize>>,
     /// A JSON object's quadruples (cells and digits), as it listed them.
     pub(crate) quadruples: Vec<(Vec<usize>, Vec<u8>)>,
+    /// A JSON object's renban lines, as it listed them.
+    pub(crate) renbans: Vec<Vec<usize>>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -287,6 +289,13 @@ impl Layout {
     #[must_use]
     pub fn quadruples(&self) -> &[(Vec<usize>, Vec<u8>)] {
         &self.own.quadruples
+    }
+
+    /// The renban lines that a puzzle written as a JSON object brought in
+    /// its `renbans` member, as it listed them; empty when it brought none.
+    #[must_use]
+    pub fn renbans(&self) -> &[Vec<usize>] {
+        &self.own.renbans
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

@@ -456,6 +456,7 @@ impl Parser {
         layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
         layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.quadruples = object.quadruples.into_iter().map(|(quadruple, _)| quadruple).collect();
+        layout.own.renbans = object.renbans.into_iter().map(|(line, _)| line).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -545,6 +546,9 @@ impl Parser {
         }
         for ((cells, digits), place) in &object.quadruples {
             sums.push(rules.checked_quadruple(cells, digits).map_err(|e| at(*place, e))?);
+        }
+        for (line, place) in &object.renbans {
+            sums.push(rules.checked_renban(line).map_err(|e| at(*place, e))?);
         }
         rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {
@@ -848,6 +852,9 @@ impl Parser {
                 }
                 Err(Conflict::QuadrupleMissing { digit, .. }) => {
                     return Err(ParseError::QuadrupleMissing { digit, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::NotRenban { low, high, .. }) => {
+                    return Err(ParseError::NotRenban { low, high, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::NotBetween { digit, low, high, .. }) => {
                     return Err(ParseError::NotBetween { digit, low, high, line: raw.line, column: raw.column });

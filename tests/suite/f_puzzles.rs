@@ -14,10 +14,13 @@ pub const TWO_CAGES_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWAN
 /// The JSON of [`TWO_CAGES_LINK`].
 const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C2","R1C3"],"value":"5"},{"cells":["R4C4","R3C4"],"value":"5"}]}"#;
 
-/// A link whose puzzle has a renban line, a member f-puzzles' editor does
-/// not write and these rules do not read (made by the compressor, as
-/// [`TWO_CAGES_LINK`]).
-pub const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kDGAOwBGAQz75QAGwh8YYfHhAAlAIwBhJSFTKVAJhBcilIkA===";
+/// A link whose puzzle has a renban line on the first two cells of a 4x4
+/// board (made by the compressor, as [`TWO_CAGES_LINK`]).
+const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kDGAOwBGAQz75QAGwh8YYfHhAAlAIwBhJSFTKVAJhBcilIkA===";
+
+/// A link whose puzzle has a skyscraper clue, a constraint these rules do
+/// not read (made by the compressor).
+pub const SKYSCRAPER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AawE8wAYwwBDAA4wM+UIJgAbOQhAAlAAwBhAIwhUANxFyArnHggATCCKUiQA==";
 
 /// A link to a 4x4 board whose top left box holds a 1 and a 2 by a
 /// quadruple (made by the compressor).
@@ -186,6 +189,42 @@ fn arrows_little_killers_clones_palindromes_and_extremes_are_the_rules_built_by_
     let quadruple: Board = QUADRUPLE_LINK.parse()?;
     assert_eq!(quadruple.rules(), Rules::new(Shape::new(2, 2)).with_quadruple(&[0, 1, 4, 5], &[1, 2])?);
     assert_eq!(lazydoku::format::f_puzzles_link(&quadruple)?.parse::<Board>()?.rules(), quadruple.rules());
+    Ok(())
+}
+
+#[test]
+fn renban_and_whispers_lines_are_the_rules_built_by_hand() -> Result<(), Box<dyn std::error::Error>> {
+    let json = format!(
+        r#"{{
+        "size": 9,
+        "grid": {},
+        "renban": [{{"lines": [["R1C1", "R2C2", "R3C3", "R4C4"]]}}, {{"lines": [["R9C1", "R9C2"], ["R8C9", "R9C9"]]}}],
+        "whispers": [{{"lines": [["R5C1", "R5C2", "R6C3"]]}}, {{"lines": [["R1C9", "R2C9"]], "value": "4"}}]
+    }}"#,
+        grid_of(&".".repeat(81), 9)
+    );
+    let board: Board = json.parse()?;
+    // German whispers by default (5 apart on 9x9); a value sets the step.
+    let expected = Rules::new(Shape::NINE)
+        .with_renban(&[0, 10, 20, 30])?
+        .with_renban(&[72, 73])?
+        .with_renban(&[71, 80])?
+        .with_relations([(36, Relation::Apart(5), 37), (37, Relation::Apart(5), 47), (8, Relation::Apart(4), 17)])?;
+    assert_eq!(board.rules(), expected);
+    let solution = board.solve().expect("a solution");
+    let digit = |cell: usize| solution.get(cell).unwrap();
+    let mut run: Vec<u8> = [0, 10, 20, 30].iter().map(|&c| digit(c)).collect();
+    run.sort_unstable();
+    assert!(run.windows(2).all(|w| w[1] == w[0] + 1), "{run:?}");
+    assert!(digit(36).abs_diff(digit(37)) >= 5 && digit(8).abs_diff(digit(17)) >= 4);
+    // Written back, the same rules.
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), expected);
+    let renban: Board = RENBAN_LINK.parse()?;
+    assert_eq!(renban.rules(), Rules::new(Shape::new(2, 2)).with_renban(&[0, 1])?);
+    let bad = json.replace(r#""value": "4""#, r#""value": "four""#);
+    let err = bad.parse::<Board>().unwrap_err().to_string();
+    assert!(err.contains(r#"a whispers line's value "four" is not a whole number"#), "{err}");
     Ok(())
 }
 
@@ -362,9 +401,9 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(RENBAN_LINK).contains("\"renban\" is not read"), "{}", reason(RENBAN_LINK));
-    let renban = format!("{{\"size\":4,\n\"grid\":{empty},\n\"renban\":[{{\"cells\":[\"R1C1\"]}}]}}");
-    assert_eq!(reason(&renban), "line 3, column 1: the f-puzzles constraint \"renban\" is not read here");
+    assert!(reason(SKYSCRAPER_LINK).contains("\"skyscraper\" is not read"), "{}", reason(SKYSCRAPER_LINK));
+    let skyscraper = format!("{{\"size\":4,\n\"grid\":{empty},\n\"skyscraper\":[{{\"cell\":\"R0C1\"}}]}}");
+    assert_eq!(reason(&skyscraper), "line 3, column 1: the f-puzzles constraint \"skyscraper\" is not read here");
     let quadruple =
         format!(r#"{{"size":4,"grid":{empty},"quadruple":[{{"cells":["R1C1","R1C2"],"values":[1,2,3]}}]}}"#);
     assert!(reason(&quadruple).contains("a quadruple has 2 cells and 3 digits"), "{}", reason(&quadruple));
@@ -429,16 +468,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{RENBAN_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{SKYSCRAPER_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"renban\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"skyscraper\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", RENBAN_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", SKYSCRAPER_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -478,6 +517,10 @@ fn boards_written_f_puzzles_output_read_back_the_same() -> Result<(), Box<dyn st
             .with_relation(27, Relation::Ratio(3), 28)?
             .with_relation(36, Relation::Sum(10), 37)?
             .with_relation(45, Relation::Sum(5), 46)?,
+        Rules::new(nine)
+            .with_relations([(0, Relation::Apart(5), 1), (1, Relation::Apart(5), 2), (9, Relation::Apart(4), 18)])?
+            .with_renban(&[30, 40, 50])?
+            .with_renban(&[8, 16])?,
     ];
     for rules in ruled {
         let board = rules.parse(&".".repeat(81))?;
@@ -504,8 +547,8 @@ fn boards_written_f_puzzles_output_read_back_the_same() -> Result<(), Box<dyn st
     let read: Board = f_puzzles_link(&latin)?.parse()?;
     assert_eq!(read.count_solutions(usize::MAX), latin.count_solutions(usize::MAX));
     // What f-puzzles has no constraint for is an error that says so.
-    let apart = Rules::new(nine).with_relation(0, Relation::Apart(5), 1)?.parse(&".".repeat(81))?;
-    assert!(f_puzzles_link(&apart).unwrap_err().to_string().contains("no mark for the relation"));
+    let seven = Rules::new(nine).with_relation(0, Relation::Sum(7), 1)?.parse(&".".repeat(81))?;
+    assert!(f_puzzles_link(&seven).unwrap_err().to_string().contains("no mark for the relation"));
     let low = Rules::new(nine).with_allowed_digits(&[0], &[1, 2])?.parse(&".".repeat(81))?;
     assert!(f_puzzles_json(&low).unwrap_err().to_string().contains("even or odd"));
     Ok(())
@@ -534,23 +577,20 @@ fn generated_puzzles_come_f_puzzles_output_that_read_back_the_same() {
     assert_eq!(Some(solution), TWO_CAGES.parse::<Board>().unwrap().solve());
     // A puzzle whose rules f-puzzles cannot hold is answered as invalid,
     // in its place, on stderr with its line, and in the exit status.
-    let whispers =
-        r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "apart", "value": 2}]}"#;
+    let sum_of_seven =
+        r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "sum", "value": 7}]}"#;
     let out = common::run(
         &["solve", "--format", "f-puzzles"],
         format!(
             "{TWO_CAGES}
-{whispers}
+{sum_of_seven}
 "
         ),
     );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("https://f-puzzles.com/?load="), "{text}");
-    assert_eq!(
-        lines[1],
-        "invalid: f-puzzles has no mark for the relation they differ by 2 or more between cells 0 and 1"
-    );
+    assert_eq!(lines[1], "invalid: f-puzzles has no mark for the relation they add up to 7 between cells 0 and 1");
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("-:2: f-puzzles has no mark for the relation"), "{err}");
     assert_eq!(out.status.code(), Some(1));

@@ -183,6 +183,9 @@ fn little_killer(
     format!(r#"{{"cell":"R0C{column}","direction":"{direction}"{listed},"value":"{total}"}}"#)
 }
 
+/// The rules f-puzzles turns on by a flag.
+const FLAGS: [&str; 6] = ["diagonal+", "diagonal-", "antiknight", "antiking", "nonconsecutive", "disjointgroups"];
+
 /// The puzzle `cells` as an f-puzzles object: its givens in the grid
 /// (with a solver's entries, which are not givens, now and then), and
 /// constraints read off `grid` (which keeps them) or drawn at random,
@@ -234,7 +237,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
         let a = random_cell(random);
         let b = if random.below(2) == 0 { a + 1 } else { a + side };
         let (x, y) = (digit(a).to_digit(36).unwrap_or(1), digit(b).to_digit(36).unwrap_or(1));
-        let (kind, item) = match random.below(16) {
+        let (kind, item) = match random.below(17) {
             0 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), x + y)),
             1 => ("killercage", format!(r#"{{"cells":[{},{}],"value":"{}"}}"#, name(a), name(b), random.below(40))),
             2 => {
@@ -248,14 +251,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             ),
             5 => (if x % 2 == 0 { "even" } else { "odd" }, format!(r#"{{"cell":{}}}"#, name(a))),
             6 => {
-                let flag = *random.pick(&[
-                    "diagonal+",
-                    "diagonal-",
-                    "antiknight",
-                    "antiking",
-                    "nonconsecutive",
-                    "disjointgroups",
-                ]);
+                let flag = *random.pick(&FLAGS);
                 members.push(format!(r#""{flag}":true"#));
                 // Marks given in full, now and then: most grids break them.
                 if random.below(3) == 0 {
@@ -273,13 +269,21 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
                 ("quadruple", format!(r#"{{"cells":[{corner}],"values":[{x},{}]}}"#, random.below(side + 2)))
             }
             14 => ("betweenline", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
-            11 => ("palindrome", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
+            11 => {
+                let line = format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2));
+                (*random.pick(&["palindrome", "renban"]), line)
+            }
+            16 => {
+                let value =
+                    if random.below(2) == 0 { String::new() } else { format!(r#","value":"{}""#, x.abs_diff(y)) };
+                ("whispers", format!(r#"{{"lines":[[{},{}]]{value}}}"#, name(a), name(b)))
+            }
             7 => (
                 "extraregion",
                 format!(r#"{{"cells":[{}]}}"#, (0..side).map(|i| name(i * side + i)).collect::<Vec<_>>().join(",")),
             ),
             _ => (
-                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple", "renban"]),
+                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple", "renban", "skyscraper"]),
                 format!(r#"{{"cells":[{}]}}"#, name(a)),
             ),
         };
@@ -432,6 +436,11 @@ fn check(text: &str, parser: Parser) {
                 let wanted: Vec<usize> = digits.iter().map(|&d| usize::from(d)).collect();
                 assert!(wanted.iter().all(|&d| count(d, &held) >= count(d, &wanted)), "{text:?} gave {solution}");
             }
+            for line in board.rules().renbans() {
+                let mut digits: Vec<usize> = line.iter().map(|&c| digit(c)).collect();
+                digits.sort_unstable();
+                assert!(digits.windows(2).all(|w| w[1] == w[0] + 1), "{text:?} gave {solution}");
+            }
             for line in board.rules().between_lines() {
                 let (a, b) = (digit(line[0]), digit(line[line.len() - 1]));
                 let inside = |d: usize| a.min(b) < d && d < a.max(b);
@@ -503,7 +512,7 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     // f-puzzles links, whose compressed text the mutations break.
     for _ in 0..20 {
         seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
-        seeds.push(crate::f_puzzles::RENBAN_LINK.to_owned());
+        seeds.push(crate::f_puzzles::SKYSCRAPER_LINK.to_owned());
     }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();

@@ -1,5 +1,6 @@
 //! Rules along lines of cells: sums whose digits may repeat (little
-//! killer clues), arrows, sandwiches and between lines, against
+//! killer clues), arrows, sandwiches, between lines, quadruples and
+//! renban lines, against
 //! brute-force references that add the digits up (or compare them)
 //! themselves.
 
@@ -101,7 +102,10 @@ fn agrees_under(
     let board = match rules.parse(puzzle) {
         Ok(board) => board,
         Err(
-            e @ (ParseError::SumBroken { .. } | ParseError::NotBetween { .. } | ParseError::QuadrupleMissing { .. }),
+            e @ (ParseError::SumBroken { .. }
+            | ParseError::NotBetween { .. }
+            | ParseError::QuadrupleMissing { .. }
+            | ParseError::NotRenban { .. }),
         ) => {
             prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
             return Ok(());
@@ -606,5 +610,104 @@ fn quadruples_say_what_is_wrong_and_come_in_json() -> Result<(), Box<dyn std::er
     assert_eq!(board.rules(), four().with_quadruple(&[10, 9, 6, 5], &[4, 4])?);
     let solution = board.solve().expect("a solution");
     assert!([5, 10].iter().all(|&c| solution.get(c) == Some(4)) || [6, 9].iter().all(|&c| solution.get(c) == Some(4)));
+    Ok(())
+}
+
+/// Whether `grid` (0 for an empty cell) can still keep every renban line
+/// of `lines`: the digits placed on a line differ, and lie within as many
+/// consecutive digits as the line has cells.
+fn renban_may_hold(grid: &[usize], lines: &[Vec<usize>]) -> bool {
+    lines.iter().all(|line| {
+        let mut digits: Vec<usize> = line.iter().map(|&c| grid[c]).filter(|&d| d != 0).collect();
+        digits.sort_unstable();
+        let distinct = digits.windows(2).all(|w| w[0] != w[1]);
+        distinct && digits.first().zip(digits.last()).is_none_or(|(low, high)| high - low < line.len())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn renban_lines_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        walks in prop::collection::vec((prop::collection::vec(0..36usize, 2..6), any::<bool>()), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut lines = Vec::new();
+        for (walk, kept) in &walks {
+            let mut line = distinct_cells(walk, cells);
+            line.truncate(side);
+            if *kept {
+                // A line the grid keeps: the cells holding a run of digits
+                // from the walk's first digit up, each in its own row from
+                // the walk's first cell's.
+                let (start_row, low) = (line[0] / side, grid[line[0]].min(side + 1 - line.len()));
+                line = (0..line.len())
+                    .map(|i| {
+                        let row = (start_row + i) % side;
+                        (0..side).map(|c| row * side + c).find(|&c| grid[c] == low + i).expect("a row holds every digit")
+                    })
+                    .collect();
+            }
+            if line.len() < 2 {
+                continue;
+            }
+            rules = rules.with_renban(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
+            lines.push(line);
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        agrees_under(&rules, &puzzle, side, &units, &|grid| renban_may_hold(grid, &lines))?;
+    }
+}
+
+#[test]
+fn renban_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_renban(&[3]), Err(RulesError::RenbanLength { found: 1, side: 4 }));
+    assert_eq!(four().with_renban(&[3, 3]), Err(RulesError::RepeatedSumCell { cell: 3 }));
+    assert_eq!(four().with_renban(&[3, 16]), Err(RulesError::CellOutOfRange { cell: 16, cells: 16 }));
+    assert_eq!(
+        four().with_renban(&[0, 1, 2, 3, 4]).unwrap_err().to_string(),
+        "a renban line has 5 cells; it needs 2 to 4, as its digits are a run of distinct digits from 1 to 4"
+    );
+    // Givens that fill a line with a gap are refused where the line fills.
+    let rules = Rules::new(Shape::NINE).with_renban(&[0, 10, 20])?;
+    let err = rules.parse(&format!("5{}7{}4{}", ".".repeat(9), ".".repeat(9), ".".repeat(60))).unwrap_err();
+    assert_eq!(err, ParseError::NotRenban { low: 4, high: 7, line: 1, column: 21 });
+    assert_eq!(
+        err.reason(),
+        "the givens fill a renban line whose digits, 4 to 7, are not a run of consecutive digits each once"
+    );
+    let placed = Board::empty_with(&rules).place(0, 5)?.place(10, 7)?;
+    assert!(matches!(placed.place(20, 4), Err(Conflict::NotRenban { low: 4, high: 7, .. })));
+    assert!(placed.place(20, 6).is_ok());
+    // Two digits placed on a line of three leave the third its one digit:
+    // 5 and 7 need the 6, on a line across three boxes.
+    let settled = placed.propagated().expect("solutions");
+    assert_eq!(settled.get(20), Some(6));
+    // JSON, f-puzzles (renban and whispers lines) bring them and write them back.
+    let json = r#"{"puzzle": "................", "renbans": [[0, 5, 10], [3, 6]]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
+    assert_eq!(layout.renbans(), [vec![0, 5, 10], vec![3, 6]]);
+    assert_eq!(board.rules(), four().with_renban(&[3, 6])?.with_renban(&[0, 5, 10])?);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
+    let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"renban":[{"lines":[["R1C1","R2C2","R3C3"]]},{"lines":[["R1C4","R2C3"]]}]}"#;
+    assert_eq!(f_puzzles.parse::<Board>()?.rules(), board.rules());
+    // The count against the backtracking reference's.
+    let units = common::classic_units(2, 2);
+    let lines = [vec![0, 5, 10], vec![3, 6]];
+    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| renban_may_hold(grid, &lines));
+    assert_eq!(board.count_solutions(1000), reference);
+    assert!(reference > 0);
     Ok(())
 }

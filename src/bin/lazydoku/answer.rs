@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples, renban lines or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -777,12 +777,13 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.sandwiches().is_empty()
             || !layout.between_lines().is_empty()
             || !layout.quadruples().is_empty()
+            || !layout.renbans().is_empty()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines` and `quadruples`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`, `quadruples` and `renbans`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -823,7 +824,7 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
 /// `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`,
-/// `quadruples`, `even` and `odd`; and `rules`, the names.
+/// `quadruples`, `renbans`, `even` and `odd`; and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -845,6 +846,7 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let sums = (!layout.sums().is_empty()).then(|| ("sums", sum_lists(layout.sums())));
     let sandwiches = (!layout.sandwiches().is_empty()).then(|| ("sandwiches", sum_lists(layout.sandwiches())));
     let between = (!layout.between_lines().is_empty()).then(|| ("between_lines", cell_lists(layout.between_lines())));
+    let renbans = (!layout.renbans().is_empty()).then(|| ("renbans", cell_lists(layout.renbans())));
     let quadruples = (!layout.quadruples().is_empty()).then(|| {
         let objects = layout
             .quadruples()
@@ -881,6 +883,7 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(sandwiches)
         .chain(between)
         .chain(quadruples)
+        .chain(renbans)
         .chain(even)
         .chain(odd)
         .chain(names)
