@@ -262,6 +262,15 @@ impl fmt::Display for SumMismatch {
                 f,
                 "a sandwich whose digits between its smallest and its largest add up to {found}, not its clue of {sum}"
             ),
+            SumKind::RegionSum => {
+                write!(f, "a region sum line whose segments add up to {sum} and {found}, not one sum")
+            }
+            SumKind::Zipper => {
+                write!(f, "a zipper line whose cells around its middle add up to {sum} and {found}, not one sum")
+            }
+            SumKind::DoubleArrow => {
+                write!(f, "a double arrow whose ends add up to {sum} and the cells between them to {found}")
+            }
         }
     }
 }
@@ -278,6 +287,16 @@ pub enum SumKind {
     Arrow,
     /// A sandwich sum ([`Rules::with_sandwich`](crate::Rules::with_sandwich)).
     Sandwich,
+    /// A region sum line
+    /// ([`Rules::with_region_sum_line`](crate::Rules::with_region_sum_line)):
+    /// its first segment's sum, and another's.
+    RegionSum,
+    /// A zipper line ([`Rules::with_zipper_line`](crate::Rules::with_zipper_line)):
+    /// its middle digit (or first pair's sum), and a pair's sum.
+    Zipper,
+    /// A double arrow ([`Rules::with_double_arrow`](crate::Rules::with_double_arrow)):
+    /// its ends' sum, and its middle's.
+    DoubleArrow,
 }
 
 /// What the rules allow a cell, as the end of a sentence about a digit

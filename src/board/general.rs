@@ -559,6 +559,10 @@ impl General {
                     })?;
                     continue;
                 }
+                LineRule::EqualSums { groups, .. } => {
+                    changed |= self.equal_sums(g, groups, pending)?;
+                    continue;
+                }
                 LineRule::Renban { line } => {
                     changed |= self
                         .narrow_line(g, line, pending, |line, held, keep| renban_narrowed(line, g.full, held, keep))?;
@@ -592,6 +596,47 @@ impl General {
             }
         }
         Ok(changed)
+    }
+
+    /// Groups of cells that add up to one sum: the sum lies within every
+    /// group's bounds (the least and greatest its cells' candidates add up
+    /// to), and each cell keeps the digits with which its group can still
+    /// make such a sum, again until none goes. Returns whether anything
+    /// was eliminated.
+    fn equal_sums(&mut self, g: &Geometry, groups: &[Vec<u16>], pending: &mut Pending) -> Result<bool, Contradiction> {
+        let bounds = |cands: &[u32], group: &[u16]| {
+            group.iter().fold((0, 0), |(low, high), &cell| {
+                let (a, b) = contribution(cands[usize::from(cell)], 1);
+                (low + a, high + b)
+            })
+        };
+        let mut changed = false;
+        loop {
+            let (low, high) = groups.iter().fold((i64::MIN, i64::MAX), |(low, high), group| {
+                let (a, b) = bounds(&self.cands, group);
+                (low.max(a), high.min(b))
+            });
+            if low > high {
+                return Err(self.fail(Conflict::Cell(groups[0][0])));
+            }
+            let mut narrowed = false;
+            for group in groups {
+                // Bounds from before this group's own narrowing are wider:
+                // what they keep is still a superset of what holds.
+                let (least, most) = bounds(&self.cands, group);
+                for &cell in group {
+                    let cell = usize::from(cell);
+                    let (own_least, own_most) = contribution(self.cands[cell], 1);
+                    // The others add `least - own_least` to `most - own_most`.
+                    let keep = digits_within(self.cands[cell], 1, low - (most - own_most), high - (least - own_least));
+                    narrowed |= self.keep_only(g, cell, keep, pending)?;
+                }
+            }
+            changed |= narrowed;
+            if !narrowed {
+                return Ok(changed);
+            }
+        }
     }
 
     /// A sandwich or a between line: each cell keeps the digits that

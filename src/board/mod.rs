@@ -48,7 +48,7 @@ pub(crate) use general::bits64;
 pub(crate) use nine::MAX_DIRECT;
 pub(crate) use shape::{Cage, Geometry};
 use sum::LineBreak;
-pub(crate) use sum::{LineRule, contribution, digits_within};
+pub(crate) use sum::{EqualSumKind, LineRule, contribution, digits_within};
 
 /// The text byte of an empty cell.
 pub(crate) const EMPTY: u8 = b'.';

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
-use super::sum::LineRule;
+use super::sum::{EqualSumKind, LineRule};
 use super::{Candidates, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
@@ -997,6 +997,129 @@ impl Rules {
         })
     }
 
+    /// These rules with a region sum line: where the line crosses from one
+    /// box (or jigsaw region) to another it is cut into segments, and the
+    /// digits of every segment add up to the same sum. A line that leaves a
+    /// box and comes back has a segment for each visit. The segments follow
+    /// the regions of the rules as they are built, whether the regions come
+    /// before or after the line.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`], and
+    /// [`RulesError::ShortLine`] for fewer than two cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// // Along the first row of a 4x4 board: the two cells of the first box
+    /// // add up to what the two of the second box do, 1 + 4 = 2 + 3.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_region_sum_line(&[0, 1, 2, 3])?;
+    /// assert_eq!(rules.region_sum_lines().collect::<Vec<_>>(), [vec![0, 1, 2, 3]]);
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let digit = |cell: usize| solution.get(cell).unwrap();
+    ///     assert_eq!(digit(0) + digit(1), digit(2) + digit(3));
+    /// }
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_region_sum_line(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_equal_sums(EqualSumKind::RegionSum, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// These rules with a zipper line: the digits of any two cells the same
+    /// distance from the line's middle add up to the same sum, which on a
+    /// line of odd length is the digit of its middle cell. Digits may
+    /// repeat along it, but where the regions forbid it.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`], and
+    /// [`RulesError::ShortLine`] for fewer than three cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// // A zipper of three cells down the first column of a 4x4 board: the
+    /// // middle cell holds the sum of the two at the ends.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_zipper_line(&[0, 4, 8])?;
+    /// let solution = Board::empty_with(&rules).solve().expect("a grid");
+    /// let digit = |cell: usize| solution.get(cell).unwrap();
+    /// assert_eq!(digit(4), digit(0) + digit(8));
+    /// assert_eq!(rules.zipper_lines().collect::<Vec<_>>(), [vec![0, 4, 8]]);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_zipper_line(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_equal_sums(EqualSumKind::Zipper, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// These rules with a double arrow: a line whose two ends (circles)
+    /// add up to what the digits of the cells between them do, which may
+    /// repeat but where the regions forbid it.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`], and
+    /// [`RulesError::ShortLine`] for fewer than three cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::new(2, 2)).with_double_arrow(&[0, 5, 10, 15])?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let digit = |cell: usize| solution.get(cell).unwrap();
+    ///     assert_eq!(digit(0) + digit(15), digit(5) + digit(10));
+    /// }
+    /// assert_eq!(rules.double_arrows().collect::<Vec<_>>(), [vec![0, 5, 10, 15]]);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_double_arrow(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_equal_sums(EqualSumKind::DoubleArrow, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every region sum line of [`Rules::with_region_sum_line`], its cells
+    /// in the order given.
+    pub fn region_sum_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.equal_sum_lines(EqualSumKind::RegionSum)
+    }
+
+    /// Every zipper line of [`Rules::with_zipper_line`], its cells in the
+    /// order given.
+    pub fn zipper_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.equal_sum_lines(EqualSumKind::Zipper)
+    }
+
+    /// Every double arrow of [`Rules::with_double_arrow`], its cells in
+    /// the order given.
+    pub fn double_arrows(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.equal_sum_lines(EqualSumKind::DoubleArrow)
+    }
+
+    /// The lines of equal sums of one kind.
+    fn equal_sum_lines(&self, wanted: EqualSumKind) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.geometry.line_rules.iter().filter_map(move |rule| match rule {
+            LineRule::EqualSums { kind, line, .. } if *kind == wanted => {
+                Some(line.iter().map(|&c| usize::from(c)).collect())
+            }
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_region_sum_line`],
+    /// [`Rules::with_zipper_line`] or [`Rules::with_double_arrow`], by
+    /// `kind`, checked against these rules.
+    pub(crate) fn checked_equal_sums(&self, kind: EqualSumKind, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let line = self.sum_cells(cells)?;
+        let least = if kind == EqualSumKind::RegionSum { 2 } else { 3 };
+        if line.len() < least {
+            return Err(RulesError::ShortLine { found: line.len(), least });
+        }
+        let groups = kind.groups(&line);
+        Ok(LineRule::EqualSums { kind, line, groups })
+    }
+
     /// The rule of [`Rules::with_renban`], checked against these rules.
     pub(crate) fn checked_renban(&self, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
@@ -1448,8 +1571,10 @@ pub enum RulesError {
     /// A sum ([`Rules::with_sum`]), an arrow ([`Rules::with_arrow`]), a
     /// sandwich ([`Rules::with_sandwich`]), a between line
     /// ([`Rules::with_between_line`]), a quadruple
-    /// ([`Rules::with_quadruple`]) or a renban line ([`Rules::with_renban`])
-    /// that holds a cell twice.
+    /// ([`Rules::with_quadruple`]), a renban line ([`Rules::with_renban`]) or
+    /// a line of equal sums ([`Rules::with_region_sum_line`],
+    /// [`Rules::with_zipper_line`], [`Rules::with_double_arrow`]) that holds
+    /// a cell twice.
     RepeatedSumCell {
         /// The cell.
         cell: usize,
@@ -1505,6 +1630,15 @@ pub enum RulesError {
         found: usize,
         /// The board's side.
         side: usize,
+    },
+    /// A region sum line ([`Rules::with_region_sum_line`]) of fewer than
+    /// two cells, or a zipper line ([`Rules::with_zipper_line`]) or double
+    /// arrow ([`Rules::with_double_arrow`]) of fewer than three.
+    ShortLine {
+        /// Cells given.
+        found: usize,
+        /// The fewest the line needs.
+        least: usize,
     },
     /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
     /// more digits than cells.
@@ -1627,6 +1761,9 @@ impl fmt::Display for RulesError {
                 f,
                 "a renban line has {found} cells; it needs 2 to {side}, as its digits are a run of distinct digits from 1 to {side}"
             ),
+            RulesError::ShortLine { found, least } => {
+                write!(f, "a line of {found} cells is too short for its rule, which needs {least} or more")
+            }
             RulesError::QuadrupleSize { cells, digits } => write!(
                 f,
                 "a quadruple has {cells} cells and {digits} digits; it needs a cell and a digit, and no more digits than cells"

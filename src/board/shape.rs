@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::relation::Related;
-use super::sum::{LineRule, Linear};
+use super::sum::{EqualSumKind, LineRule, Linear, segments};
 
 /// The largest side supported: symbols `1-9` then `A-P`, 25 in all.
 pub const MAX_SIDE: usize = 25;
@@ -875,6 +875,23 @@ impl Geometry {
     /// This geometry with `sums`, sorted and without repeats, their
     /// equations, and each cell's list of them.
     pub(crate) fn summed(mut self, mut sums: Vec<LineRule>) -> Geometry {
+        // Region sum lines are cut by this geometry's boxes (or jigsaw
+        // regions), whichever rules came before or after them.
+        if sums.iter().any(|rule| matches!(rule, LineRule::EqualSums { kind: EqualSumKind::RegionSum, .. })) {
+            let mut region_of = vec![u32::MAX; self.cells];
+            for (index, unit) in self.units().enumerate() {
+                if matches!(self.region(index), Region::Box | Region::Jigsaw) {
+                    for &cell in unit {
+                        region_of[usize::from(cell)] = u32::try_from(index).unwrap_or(u32::MAX);
+                    }
+                }
+            }
+            for rule in &mut sums {
+                if let LineRule::EqualSums { kind: EqualSumKind::RegionSum, line, groups } = rule {
+                    *groups = segments(line, &region_of);
+                }
+            }
+        }
         sums.sort_unstable();
         sums.dedup();
         (self.cell_line_rules, self.cell_line_rule_start) = if sums.is_empty() {

@@ -33,6 +33,57 @@ pub(crate) enum LineRule {
     /// A renban line: `line`'s cells hold a run of consecutive digits,
     /// each once, in any order.
     Renban { line: Vec<u16> },
+    /// A line whose `groups` of cells (worked out from `line` by `kind`)
+    /// add up to one sum each: a region sum line's segments, a zipper
+    /// line's pairs around its middle, a double arrow's ends and middle.
+    EqualSums { kind: EqualSumKind, line: Vec<u16>, groups: Vec<Vec<u16>> },
+}
+
+/// Which line of equal sums a [`LineRule::EqualSums`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum EqualSumKind {
+    /// Each segment of the line within one box (or jigsaw region) adds up
+    /// to the same.
+    RegionSum,
+    /// Cells the same distance from the line's middle add up to the same,
+    /// the middle cell's digit on a line of odd length.
+    Zipper,
+    /// The two ends add up to what the cells between them do.
+    DoubleArrow,
+}
+
+impl EqualSumKind {
+    /// The groups of equal sums along `line` (of two cells or more), but
+    /// for a region sum line, whose segments depend on the regions
+    /// ([`segments`]).
+    pub(crate) fn groups(self, line: &[u16]) -> Vec<Vec<u16>> {
+        let n = line.len();
+        match self {
+            EqualSumKind::RegionSum => vec![line.to_vec()],
+            EqualSumKind::Zipper => {
+                let middle = (n % 2 == 1).then(|| vec![line[n / 2]]);
+                middle.into_iter().chain((0..n / 2).map(|i| vec![line[i], line[n - 1 - i]])).collect()
+            }
+            EqualSumKind::DoubleArrow => vec![vec![line[0], line[n - 1]], line[1..n - 1].to_vec()],
+        }
+    }
+}
+
+/// `line` cut into its segments: the longest runs of cells along it in one
+/// region (`region_of` gives a cell's, `u32::MAX` for none), a region left
+/// and entered again starting a new one.
+pub(crate) fn segments(line: &[u16], region_of: &[u32]) -> Vec<Vec<u16>> {
+    let mut out: Vec<Vec<u16>> = Vec::new();
+    let mut last = None;
+    for &cell in line {
+        let region = region_of.get(usize::from(cell)).copied().unwrap_or(u32::MAX);
+        match out.last_mut() {
+            Some(segment) if last == Some(region) && region != u32::MAX => segment.push(cell),
+            _ => out.push(vec![cell]),
+        }
+        last = Some(region);
+    }
+    out
 }
 
 /// How a filled rule along a line is broken.
@@ -65,6 +116,7 @@ impl LineRule {
             | LineRule::Sandwich { cells, .. }
             | LineRule::Between { line: cells }
             | LineRule::Renban { line: cells }
+            | LineRule::EqualSums { line: cells, .. }
             | LineRule::Quadruple { cells, .. } => cells.iter().chain(&[]).copied(),
             LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
@@ -78,7 +130,8 @@ impl LineRule {
             LineRule::Sandwich { .. }
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
-            | LineRule::Renban { .. } => Linear { terms: SmallVec::new(), total: 0 },
+            | LineRule::Renban { .. }
+            | LineRule::EqualSums { .. } => Linear { terms: SmallVec::new(), total: 0 },
             LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -119,6 +172,17 @@ impl LineRule {
                 let missing = wanted.iter().find(|&&d| count(d, &held) < count(d, wanted))?;
                 return Some(LineBreak::Missing { digit: *missing });
             }
+            LineRule::EqualSums { kind, groups, .. } => {
+                let sums: Option<SmallVec<[usize; 16]>> = groups.iter().map(|group| sum(group)).collect();
+                let sums = sums?;
+                let found = sums.iter().find(|&&s| s != sums[0])?;
+                let kind = match kind {
+                    EqualSumKind::RegionSum => SumKind::RegionSum,
+                    EqualSumKind::Zipper => SumKind::Zipper,
+                    EqualSumKind::DoubleArrow => SumKind::DoubleArrow,
+                };
+                return Some(LineBreak::Sum { sum: sums[0], found: *found, kind });
+            }
             LineRule::Renban { line } => {
                 let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
                 let digits = digits?;
@@ -150,7 +214,8 @@ impl LineRule {
             LineRule::Total { .. }
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
-            | LineRule::Renban { .. } => SumKind::Total,
+            | LineRule::Renban { .. }
+            | LineRule::EqualSums { .. } => SumKind::Total,
         };
         (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }

@@ -33,8 +33,8 @@ impl Board {
     /// other rules without cages (jigsaw, X, windoku, extra regions), only
     /// the digits are relabelled, as moving cells would move the regions;
     /// on killer and non-consecutive rules, on relations between cells
-    /// (thermometers, Kropki dots), on sums, arrows, sandwiches, between lines, quadruples and renban
-    /// lines, and on digits
+    /// (thermometers, Kropki dots), on sums, arrows, sandwiches, between lines, quadruples, renban
+    /// lines and lines of equal sums, and on digits
     /// allowed in some cells only (even and odd cells), where relabelling
     /// changes sums, which
     /// digits are consecutive, which is larger and which are allowed, the
@@ -63,6 +63,9 @@ impl Board {
             || rules.between_lines().next().is_some()
             || rules.quadruples().next().is_some()
             || rules.renbans().next().is_some()
+            || rules.region_sum_lines().next().is_some()
+            || rules.zipper_lines().next().is_some()
+            || rules.double_arrows().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

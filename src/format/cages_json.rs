@@ -378,6 +378,13 @@ pub(super) struct PuzzleObject {
     /// Each line of `renbans` (as [`Rules::with_renban`] takes it), with
     /// its line and column.
     pub(super) renbans: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each line of `region_sum_lines`, `zipper_lines` and `double_arrows`
+    /// (as [`Rules::with_region_sum_line`], [`Rules::with_zipper_line`]
+    /// and [`Rules::with_double_arrow`] take them), with its line and
+    /// column.
+    pub(super) region_sum_lines: Vec<(Vec<usize>, (usize, usize))>,
+    pub(super) zipper_lines: Vec<(Vec<usize>, (usize, usize))>,
+    pub(super) double_arrows: Vec<(Vec<usize>, (usize, usize))>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -403,6 +410,9 @@ impl PuzzleObject {
             .or(first(&self.between_lines))
             .or(self.quadruples.first().map(|(_, at)| *at))
             .or(first(&self.renbans))
+            .or(first(&self.region_sum_lines))
+            .or(first(&self.zipper_lines))
+            .or(first(&self.double_arrows))
             .or(self.even.as_ref().map(|(_, at)| *at))
             .or(self.odd.as_ref().map(|(_, at)| *at))
             .or(self.names.first().map(|(_, at)| *at))
@@ -426,6 +436,7 @@ impl PuzzleObject {
         let (mut extra_regions, mut distinct_groups, mut thermometers, mut relations) = (None, None, None, None);
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
         let (mut sandwiches, mut between_lines, mut quadruples, mut renbans) = (None, None, None, None);
+        let (mut region_sum_lines, mut zipper_lines, mut double_arrows) = (None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -501,7 +512,8 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" | "renbans" => {
+                    "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" | "renbans"
+                    | "region_sum_lines" | "zipper_lines" | "double_arrows" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
                             lists.push(r.cells()?);
@@ -512,6 +524,9 @@ impl PuzzleObject {
                             "distinct_groups" => &mut distinct_groups,
                             "between_lines" => &mut between_lines,
                             "renbans" => &mut renbans,
+                            "region_sum_lines" => &mut region_sum_lines,
+                            "zipper_lines" => &mut zipper_lines,
+                            "double_arrows" => &mut double_arrows,
                             _ => &mut thermometers,
                         };
                         if slot.replace(lists).is_some() {
@@ -550,6 +565,9 @@ impl PuzzleObject {
             between_lines: between_lines.unwrap_or_default(),
             quadruples: quadruples.unwrap_or_default(),
             renbans: renbans.unwrap_or_default(),
+            region_sum_lines: region_sum_lines.unwrap_or_default(),
+            zipper_lines: zipper_lines.unwrap_or_default(),
+            double_arrows: double_arrows.unwrap_or_default(),
             even,
             odd,
         })

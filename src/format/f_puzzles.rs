@@ -5,7 +5,8 @@
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
 //! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
-//! `sandwiches`, `between_lines`, `quadruples` and `renbans`), which
+//! `sandwiches`, `between_lines`, `quadruples`, `renbans`,
+//! `region_sum_lines`, `zipper_lines` and `double_arrows`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -555,7 +556,8 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let mut negative: Vec<String> = Vec::new();
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-    let mut renbans = Vec::new();
+    let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -601,7 +603,15 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
-            "renban" => renbans.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "renban" | "regionsumline" | "zipperline" | "doublearrow" => {
+                let lines = match key.as_str() {
+                    "renban" => &mut renbans,
+                    "regionsumline" => &mut region_sum_lines,
+                    "zipperline" => &mut zipper_lines,
+                    _ => &mut double_arrows,
+                };
+                lines.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines));
+            }
             "whispers" => {
                 // Neighbours along the line at least `value` apart: by
                 // default half the side, rounded up (5 on 9x9, German
@@ -763,6 +773,9 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         ("thermometers", &thermometers),
         ("between_lines", &between),
         ("renbans", &renbans),
+        ("region_sum_lines", &region_sum_lines),
+        ("zipper_lines", &zipper_lines),
+        ("double_arrows", &double_arrows),
     ] {
         if !lists.is_empty() {
             let _ = write!(
@@ -1114,7 +1127,8 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
     let ([thermometers, differences, ratios, xv, clones, whispers], negative) = marks(board)?;
-    let [little_killers, arrows, sandwiches, between, quadruples, renbans] = sum_items(board)?;
+    let [little_killers, arrows, sandwiches, between, quadruples, renbans, region_sums, zippers, double_arrows] =
+        sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1150,6 +1164,9 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("betweenline", between),
         ("quadruple", quadruples),
         ("renban", renbans),
+        ("regionsumline", region_sums),
+        ("zipperline", zippers),
+        ("doublearrow", double_arrows),
         ("odd", odd),
         ("even", even),
     ] {
@@ -1295,11 +1312,12 @@ fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String>
 
 /// `board`'s sums as f-puzzles' little killer clues, its arrows as
 /// arrows, its sandwiches as sandwich clues, and its between lines,
-/// quadruples and renban lines as theirs; an error for a sum whose
+/// quadruples, renban lines, region sum lines, zipper lines and double
+/// arrows as theirs; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
 /// little killer can hold, and for a sandwich along a region other than
 /// a row or a column.
-fn sum_items(board: &Board) -> Result<[Vec<String>; 6], String> {
+fn sum_items(board: &Board) -> Result<[Vec<String>; 9], String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1361,6 +1379,9 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 6], String> {
     };
     let between = line_items(&mut rules.between_lines());
     let renbans = line_items(&mut rules.renbans());
+    let region_sums = line_items(&mut rules.region_sum_lines());
+    let zippers = line_items(&mut rules.zipper_lines());
+    let double_arrows = line_items(&mut rules.double_arrows());
     let quadruples = rules
         .quadruples()
         .map(|(cells, digits)| {
@@ -1375,7 +1396,7 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 6], String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok([little_killers, arrows, sandwiches, between, quadruples, renbans])
+    Ok([little_killers, arrows, sandwiches, between, quadruples, renbans, region_sums, zippers, double_arrows])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -92,6 +92,11 @@ pub(crate) struct OwnRules {
     pub(crate) quadruples: Vec<(Vec<usize>, Vec<u8>)>,
     /// A JSON object's renban lines, as it listed them.
     pub(crate) renbans: Vec<Vec<usize>>,
+    /// A JSON object's region sum lines, zipper lines and double arrows,
+    /// as it listed them.
+    pub(crate) region_sum_lines: Vec<Vec<usize>>,
+    pub(crate) zipper_lines: Vec<Vec<usize>>,
+    pub(crate) double_arrows: Vec<Vec<usize>>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -296,6 +301,30 @@ impl Layout {
     #[must_use]
     pub fn renbans(&self) -> &[Vec<usize>] {
         &self.own.renbans
+    }
+
+    /// The region sum lines that a puzzle written as a JSON object brought
+    /// in its `region_sum_lines` member, as it listed them; empty when it
+    /// brought none.
+    #[must_use]
+    pub fn region_sum_lines(&self) -> &[Vec<usize>] {
+        &self.own.region_sum_lines
+    }
+
+    /// The zipper lines that a puzzle written as a JSON object brought in
+    /// its `zipper_lines` member, as it listed them; empty when it brought
+    /// none.
+    #[must_use]
+    pub fn zipper_lines(&self) -> &[Vec<usize>] {
+        &self.own.zipper_lines
+    }
+
+    /// The double arrows that a puzzle written as a JSON object brought in
+    /// its `double_arrows` member, as it listed them; empty when it brought
+    /// none.
+    #[must_use]
+    pub fn double_arrows(&self) -> &[Vec<usize>] {
+        &self.own.double_arrows
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

@@ -8,7 +8,7 @@ use super::cages_json::PuzzleObject;
 use super::f_puzzles;
 use super::layout::OwnRules;
 use super::{Layout, LayoutKind, ParseError};
-use crate::board::{Board, Conflict, MAX_SIDE, Rules, RulesError, Shape};
+use crate::board::{Board, Conflict, EqualSumKind, MAX_SIDE, Rules, RulesError, Shape};
 
 /// Reads puzzles, with options for what the text cannot say by itself.
 ///
@@ -457,6 +457,9 @@ impl Parser {
         layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.quadruples = object.quadruples.into_iter().map(|(quadruple, _)| quadruple).collect();
         layout.own.renbans = object.renbans.into_iter().map(|(line, _)| line).collect();
+        layout.own.region_sum_lines = object.region_sum_lines.into_iter().map(|(line, _)| line).collect();
+        layout.own.zipper_lines = object.zipper_lines.into_iter().map(|(line, _)| line).collect();
+        layout.own.double_arrows = object.double_arrows.into_iter().map(|(line, _)| line).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -549,6 +552,15 @@ impl Parser {
         }
         for (line, place) in &object.renbans {
             sums.push(rules.checked_renban(line).map_err(|e| at(*place, e))?);
+        }
+        for (kind, lines) in [
+            (EqualSumKind::RegionSum, &object.region_sum_lines),
+            (EqualSumKind::Zipper, &object.zipper_lines),
+            (EqualSumKind::DoubleArrow, &object.double_arrows),
+        ] {
+            for (line, place) in lines {
+                sums.push(rules.checked_equal_sums(kind, line).map_err(|e| at(*place, e))?);
+            }
         }
         rules = rules.with_sum_rules(sums);
         if let Some((cells, place)) = &object.even {

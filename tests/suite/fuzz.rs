@@ -183,6 +183,41 @@ fn little_killer(
     format!(r#"{{"cell":"R0C{column}","direction":"{direction}"{listed},"value":"{total}"}}"#)
 }
 
+/// Whether the digits `digit` gives keep every line of equal sums of
+/// `rules`: a region sum line's segments (cut by the boxes or jigsaw
+/// regions), a zipper line's middle and pairs around it, a double arrow's
+/// ends and middle, each worked out here.
+fn equal_sums_hold(rules: &lazydoku::Rules, digit: &dyn Fn(usize) -> usize) -> bool {
+    let region_of = |cell: usize| {
+        rules.regions().position(|(kind, cells)| matches!(kind, Region::Box | Region::Jigsaw) && cells.contains(&cell))
+    };
+    let one_sum = |groups: Vec<Vec<usize>>| {
+        let sums: Vec<usize> = groups.iter().map(|g| g.iter().map(|&c| digit(c)).sum()).collect();
+        sums.windows(2).all(|w| w[0] == w[1])
+    };
+    let segments = rules.region_sum_lines().all(|line| {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (i, &c) in line.iter().enumerate() {
+            match groups.last_mut() {
+                Some(group) if i > 0 && region_of(c).is_some() && region_of(line[i - 1]) == region_of(c) => {
+                    group.push(c);
+                }
+                _ => groups.push(vec![c]),
+            }
+        }
+        one_sum(groups)
+    });
+    let zippers = rules.zipper_lines().all(|line| {
+        let n = line.len();
+        let pairs = (0..n / 2).map(|i| vec![line[i], line[n - 1 - i]]);
+        one_sum(if n % 2 == 1 { std::iter::once(vec![line[n / 2]]).chain(pairs).collect() } else { pairs.collect() })
+    });
+    let arrows = rules
+        .double_arrows()
+        .all(|line| one_sum(vec![vec![line[0], line[line.len() - 1]], line[1..line.len() - 1].to_vec()]));
+    segments && zippers && arrows
+}
+
 /// The rules f-puzzles turns on by a flag.
 const FLAGS: [&str; 6] = ["diagonal+", "diagonal-", "antiknight", "antiking", "nonconsecutive", "disjointgroups"];
 
@@ -271,7 +306,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             14 => ("betweenline", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             11 => {
                 let line = format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2));
-                (*random.pick(&["palindrome", "renban"]), line)
+                (*random.pick(&["palindrome", "renban", "regionsumline", "zipperline", "doublearrow"]), line)
             }
             16 => {
                 let value =
@@ -436,6 +471,7 @@ fn check(text: &str, parser: Parser) {
                 let wanted: Vec<usize> = digits.iter().map(|&d| usize::from(d)).collect();
                 assert!(wanted.iter().all(|&d| count(d, &held) >= count(d, &wanted)), "{text:?} gave {solution}");
             }
+            assert!(equal_sums_hold(&board.rules(), &digit), "{text:?} gave {solution}");
             for line in board.rules().renbans() {
                 let mut digits: Vec<usize> = line.iter().map(|&c| digit(c)).collect();
                 digits.sort_unstable();

@@ -711,3 +711,163 @@ fn renban_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(),
     assert!(reference > 0);
     Ok(())
 }
+
+/// A line of equal sums as the reference reads it, by its kind (0 a
+/// region sum line, 1 a zipper line, 2 a double arrow): its groups of
+/// cells, each adding up to the same, worked out here from the boxes of
+/// `br` x `bc` cells.
+fn equal_groups(kind: u8, line: &[usize], br: usize, bc: usize) -> Vec<Vec<usize>> {
+    let side = br * bc;
+    let n = line.len();
+    match kind {
+        0 => {
+            let box_of = |c: usize| (c / side / br, c % side / bc);
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for (i, &c) in line.iter().enumerate() {
+                match groups.last_mut() {
+                    Some(group) if i > 0 && box_of(line[i - 1]) == box_of(c) => group.push(c),
+                    _ => groups.push(vec![c]),
+                }
+            }
+            groups
+        }
+        1 => {
+            let pairs = (0..n / 2).map(|i| vec![line[i], line[n - 1 - i]]);
+            if n % 2 == 1 { std::iter::once(vec![line[n / 2]]).chain(pairs).collect() } else { pairs.collect() }
+        }
+        _ => vec![vec![line[0], line[n - 1]], line[1..n - 1].to_vec()],
+    }
+}
+
+/// Whether `grid` (0 for an empty cell) can still give every group of
+/// each line one sum: the least and greatest each group can add up to
+/// (an empty cell 1 to `side`) share a value.
+fn equal_may_hold(grid: &[usize], side: usize, lines: &[Vec<Vec<usize>>]) -> bool {
+    lines.iter().all(|groups| {
+        let (low, high) = groups.iter().fold((0, usize::MAX), |(low, high), group| {
+            let placed: usize = group.iter().map(|&c| grid[c]).sum();
+            let empty = group.iter().filter(|&&c| grid[c] == 0).count();
+            (low.max(placed + empty), high.min(placed + empty * side))
+        });
+        low <= high
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn lines_of_equal_sums_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        lines in prop::collection::vec((0..3u8, prop::collection::vec(0..36usize, 3..7), any::<u64>()), 1..3),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut all_groups = Vec::new();
+        for (kind, walk, draw) in &lines {
+            let mut line = distinct_cells(walk, cells);
+            if line.len() < 3 {
+                continue;
+            }
+            // For an odd `draw`, a line of the same length that the grid
+            // keeps, drawn at random, when one turns up.
+            let mut state = draw | 1;
+            for _ in 0..if draw % 2 == 1 { 300 } else { 0 } {
+                let mut next = || {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    usize::try_from(state % 36).unwrap()
+                };
+                let tried = distinct_cells(&(0..line.len() * 3).map(|_| next()).collect::<Vec<_>>(), cells);
+                if tried.len() >= line.len() {
+                    let tried = tried[..line.len()].to_vec();
+                    if equal_may_hold(&grid, side, &[equal_groups(*kind, &tried, br, bc)]) {
+                        line = tried;
+                        break;
+                    }
+                }
+            }
+            rules = match kind {
+                0 => rules.with_region_sum_line(&line),
+                1 => rules.with_zipper_line(&line),
+                _ => rules.with_double_arrow(&line),
+            }
+            .map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
+            all_groups.push(equal_groups(*kind, &line, br, bc));
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        agrees_under(&rules, &puzzle, side, &units, &|grid| equal_may_hold(grid, side, &all_groups))?;
+    }
+}
+
+#[test]
+fn lines_of_equal_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_region_sum_line(&[3]), Err(RulesError::ShortLine { found: 1, least: 2 }));
+    assert_eq!(four().with_zipper_line(&[0, 1]), Err(RulesError::ShortLine { found: 2, least: 3 }));
+    assert_eq!(four().with_double_arrow(&[0, 1, 1]), Err(RulesError::RepeatedSumCell { cell: 1 }));
+    assert_eq!(
+        four().with_double_arrow(&[0, 1]).unwrap_err().to_string(),
+        "a line of 2 cells is too short for its rule, which needs 3 or more"
+    );
+    // Givens that fill a line with unequal sums are refused where it fills:
+    // the middle 5, and a pair around it of 1 and 6.
+    let zipper = Rules::new(Shape::NINE).with_zipper_line(&[0, 1, 2, 3, 4])?;
+    let err = zipper.parse(&format!("13526{}", ".".repeat(76))).unwrap_err();
+    assert_eq!(err, ParseError::SumBroken { sum: 5, found: 7, kind: SumKind::Zipper, line: 1, column: 5 });
+    assert_eq!(
+        err.reason(),
+        "the givens fill a zipper line whose cells around its middle add up to 5 and 7, not one sum"
+    );
+    assert!(zipper.parse(&format!("13524{}", ".".repeat(76))).is_ok());
+    let arrow = four().with_double_arrow(&[0, 5, 10])?;
+    let placed = Board::empty_with(&arrow).place(0, 1)?.place(5, 4)?;
+    assert!(matches!(
+        placed.place(10, 2),
+        Err(Conflict::SumBroken { sum: 3, found: 4, kind: SumKind::DoubleArrow, .. })
+    ));
+    // The ends add up to 4 at most, so the middle 4 leaves the last end a 3.
+    assert_eq!(placed.propagated().expect("solutions").get(10), Some(3));
+    // A region sum line is cut by the regions as the rules end up, even
+    // when a jigsaw map comes after it: here two regions of rows.
+    let jigsaw = "1122 1122 3344 3344";
+    let before = four().with_region_sum_line(&[0, 1, 2, 3])?.with_regions(jigsaw)?;
+    let after = four().with_regions(jigsaw)?.with_region_sum_line(&[0, 1, 2, 3])?;
+    assert_eq!(before, after);
+    for solution in Board::empty_with(&before).solutions() {
+        let digit = |cell: usize| solution.get(cell).unwrap();
+        assert_eq!(digit(0) + digit(1), digit(2) + digit(3));
+    }
+    // JSON and f-puzzles bring each kind and write it back.
+    let json = r#"{"puzzle": "................", "region_sum_lines": [[0, 1, 2, 3]], "zipper_lines": [[4, 8, 12]],
+        "double_arrows": [[3, 7, 11]]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
+    assert_eq!(layout.region_sum_lines(), [vec![0, 1, 2, 3]]);
+    assert_eq!(layout.zipper_lines(), [vec![4, 8, 12]]);
+    assert_eq!(layout.double_arrows(), [vec![3, 7, 11]]);
+    let expected =
+        four().with_region_sum_line(&[0, 1, 2, 3])?.with_zipper_line(&[4, 8, 12])?.with_double_arrow(&[3, 7, 11])?;
+    assert_eq!(board.rules(), expected);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), expected);
+    let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
+        "regionsumline":[{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}],"zipperline":[{"lines":[["R2C1","R3C1","R4C1"]]}],
+        "doublearrow":[{"lines":[["R1C4","R2C4","R3C4"]]}]}"#;
+    assert_eq!(f_puzzles.parse::<Board>()?.rules(), expected);
+    // The count against the backtracking reference's.
+    let units = common::classic_units(2, 2);
+    let groups =
+        [equal_groups(0, &[0, 1, 2, 3], 2, 2), equal_groups(1, &[4, 8, 12], 2, 2), equal_groups(2, &[3, 7, 11], 2, 2)];
+    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| equal_may_hold(grid, 4, &groups));
+    assert_eq!(board.count_solutions(1000), reference);
+    assert!(reference > 0);
+    Ok(())
+}

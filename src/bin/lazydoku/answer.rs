@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples, renban lines or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples, renban lines, lines of equal sums or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -778,12 +778,15 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.between_lines().is_empty()
             || !layout.quadruples().is_empty()
             || !layout.renbans().is_empty()
+            || !layout.region_sum_lines().is_empty()
+            || !layout.zipper_lines().is_empty()
+            || !layout.double_arrows().is_empty()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`, `quadruples` and `renbans`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`, `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines` and `double_arrows`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -824,7 +827,8 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
 /// `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`,
-/// `quadruples`, `renbans`, `even` and `odd`; and `rules`, the names.
+/// `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`,
+/// `double_arrows`, `even` and `odd`; and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -846,7 +850,13 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let sums = (!layout.sums().is_empty()).then(|| ("sums", sum_lists(layout.sums())));
     let sandwiches = (!layout.sandwiches().is_empty()).then(|| ("sandwiches", sum_lists(layout.sandwiches())));
     let between = (!layout.between_lines().is_empty()).then(|| ("between_lines", cell_lists(layout.between_lines())));
-    let renbans = (!layout.renbans().is_empty()).then(|| ("renbans", cell_lists(layout.renbans())));
+    let lines = [
+        ("renbans", layout.renbans()),
+        ("region_sum_lines", layout.region_sum_lines()),
+        ("zipper_lines", layout.zipper_lines()),
+        ("double_arrows", layout.double_arrows()),
+    ];
+    let lines = lines.into_iter().filter(|(_, lines)| !lines.is_empty()).map(|(name, lines)| (name, cell_lists(lines)));
     let quadruples = (!layout.quadruples().is_empty()).then(|| {
         let objects = layout
             .quadruples()
@@ -883,7 +893,7 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         .chain(sandwiches)
         .chain(between)
         .chain(quadruples)
-        .chain(renbans)
+        .chain(lines)
         .chain(even)
         .chain(odd)
         .chain(names)
