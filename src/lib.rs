@@ -85,7 +85,7 @@ mod sat;
 pub mod search;
 
 pub use board::{
-    Board, Candidates, Children, Conflict, Region, Relation, Rules, RulesError, Shape, Solutions, SumKind,
+    Board, Candidates, Children, ClassLine, Conflict, Region, Relation, Rules, RulesError, Shape, Solutions, SumKind,
 };
 pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;

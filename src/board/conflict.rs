@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::relation::Broken;
-use super::{Candidates, Region, Relation};
+use super::{Candidates, ClassLine, Region, Relation};
 
 /// Why [`Board::place`](crate::Board::place) refused a digit: the digit is
 /// already in one of the cell's regions, or the cell is taken.
@@ -160,6 +160,22 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of an entropic or modular line
+    /// ([`Rules::with_entropic_line`](crate::Rules::with_entropic_line),
+    /// [`Rules::with_modular_line`](crate::Rules::with_modular_line)) with
+    /// two digits of one class among three cells in a row.
+    SameClass {
+        /// Which line it is.
+        kind: ClassLine,
+        /// The first of the two digits along the line.
+        first: u8,
+        /// The second.
+        second: u8,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
     /// The digit fills the last cell of a quadruple
     /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
     /// of its digits (or without it as many times as it is given).
@@ -223,6 +239,15 @@ impl fmt::Display for Conflict {
             Conflict::QuadrupleMissing { digit, row, col } => {
                 write!(f, "row {}, column {} completes a quadruple short of its {digit}", row + 1, col + 1)
             }
+            Conflict::SameClass { kind, first, second, row, col } => {
+                write!(
+                    f,
+                    "row {}, column {} completes {}",
+                    row + 1,
+                    col + 1,
+                    SameClassLine { kind, first, second, symbols: false }
+                )
+            }
             Conflict::NotRenban { low, high, row, col } => write!(
                 f,
                 "row {}, column {} completes a renban line whose digits, {low} to {high}, are not a run of consecutive digits each once",
@@ -271,6 +296,38 @@ impl fmt::Display for SumMismatch {
             SumKind::DoubleArrow => {
                 write!(f, "a double arrow whose ends add up to {sum} and the cells between them to {found}")
             }
+        }
+    }
+}
+
+/// How a filled line of classes is broken, as the end of a sentence: "an
+/// entropic line whose 2 and 3, among three cells in a row, are of one
+/// third of the digits".
+/// The digits are numbers, or the symbols a puzzle writes them with.
+pub(crate) struct SameClassLine {
+    pub(crate) kind: ClassLine,
+    pub(crate) first: u8,
+    pub(crate) second: u8,
+    pub(crate) symbols: bool,
+}
+
+impl fmt::Display for SameClassLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SameClassLine { kind, first, second, symbols } = *self;
+        let shown = |digit: u8| match super::Shape::symbol(digit).filter(|_| symbols) {
+            Some(symbol) => symbol.to_string(),
+            None => digit.to_string(),
+        };
+        let (first, second) = (shown(first), shown(second));
+        match kind {
+            ClassLine::Entropic => write!(
+                f,
+                "an entropic line whose {first} and {second}, among three cells in a row, are of one third of the digits"
+            ),
+            ClassLine::Modular => write!(
+                f,
+                "a modular line whose {first} and {second}, among three cells in a row, leave the same remainder divided by 3"
+            ),
         }
     }
 }

@@ -13,7 +13,8 @@ use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
 use super::sum::{
-    LineRule, between_narrowed, contribution, digits_within, quadruple_narrowed, renban_narrowed, sandwich_narrowed,
+    LineRule, between_narrowed, classes_narrowed, contribution, digits_within, quadruple_narrowed, renban_narrowed,
+    sandwich_narrowed,
 };
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
@@ -556,6 +557,12 @@ impl General {
                 LineRule::Quadruple { cells, digits } => {
                     changed |= self.narrow_line(g, cells, pending, |cells, held, keep| {
                         quadruple_narrowed(cells, digits, held, keep)
+                    })?;
+                    continue;
+                }
+                LineRule::Classes { line, classes, .. } => {
+                    changed |= self.narrow_line(g, line, pending, |line, held, keep| {
+                        classes_narrowed(line, classes, held, keep)
                     })?;
                     continue;
                 }

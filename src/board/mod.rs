@@ -30,13 +30,14 @@ pub use candidates::{Candidates, Digits};
 pub use children::Children;
 pub(crate) use clauses::Clauses;
 pub use conflict::{Conflict, SumKind};
-pub(crate) use conflict::{OnlyAllowed, SumMismatch};
+pub(crate) use conflict::{OnlyAllowed, SameClassLine, SumMismatch};
 pub(crate) use relation::Broken;
 pub use relation::Relation;
 use rules::SharedGeometry;
 pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
+pub use sum::ClassLine;
 
 /// Every solution of a board, on every core: built by
 /// [`Board::par_solutions`].
@@ -363,6 +364,9 @@ impl Board {
                 }
                 Some(LineBreak::Missing { digit }) => return Err(Conflict::QuadrupleMissing { digit, row, col }),
                 Some(LineBreak::NotRun { low, high }) => return Err(Conflict::NotRenban { low, high, row, col }),
+                Some(LineBreak::SameClass { kind, first, second }) => {
+                    return Err(Conflict::SameClass { kind, first, second, row, col });
+                }
                 None => {}
             }
         }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
-use super::sum::{EqualSumKind, LineRule};
+use super::sum::{ClassLine, EqualSumKind, LineRule, classes_of};
 use super::{Candidates, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
@@ -1120,6 +1120,96 @@ impl Rules {
         Ok(LineRule::EqualSums { kind, line, groups })
     }
 
+    /// These rules with an entropic line: any three cells in a row along
+    /// it hold a digit of the lower third of the digits (1 to 3 on 9x9),
+    /// one of the middle third (4 to 6) and one of the upper third (7 to
+    /// 9). A line of two cells holds two thirds.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// [`RulesError::ShortLine`] for fewer than two cells, and
+    /// [`RulesError::NoThirds`] on a side that does not split into thirds.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // Down the first column of a 6x6 board: 1-2, 3-4 and 5-6 by turns.
+    /// let rules = Rules::new(Shape::new(2, 3)).with_entropic_line(&[0, 6, 12, 18, 24, 30])?;
+    /// let solution = Board::empty_with(&rules).solve().expect("a grid");
+    /// let thirds: Vec<u8> = [0, 6, 12, 18, 24, 30].iter().map(|&c| (solution.get(c).unwrap() - 1) / 2).collect();
+    /// assert!(thirds.windows(3).all(|w| w[0] != w[1] && w[1] != w[2] && w[0] != w[2]));
+    /// assert_eq!(rules.entropic_lines().collect::<Vec<_>>(), [vec![0, 6, 12, 18, 24, 30]]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_entropic_line(&[0, 1]),
+    ///     Err(RulesError::NoThirds { side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_entropic_line(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_class_line(ClassLine::Entropic, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// These rules with a modular line: any three cells in a row along it
+    /// hold digits that leave three different remainders divided by 3 (one
+    /// of 3, 6, 9, one of 1, 4, 7 and one of 2, 5, 8 on 9x9). A line of two
+    /// cells holds two remainders.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`], and
+    /// [`RulesError::ShortLine`] for fewer than two cells.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// let rules = Rules::new(Shape::NINE).with_modular_line(&[0, 1, 2, 3, 4])?;
+    /// let solution = Board::empty_with(&rules).solve().expect("a grid");
+    /// let remainders: Vec<u8> = (0..5).map(|c| solution.get(c).unwrap() % 3).collect();
+    /// assert!(remainders.windows(3).all(|w| w[0] != w[1] && w[1] != w[2] && w[0] != w[2]));
+    /// assert_eq!(rules.modular_lines().collect::<Vec<_>>(), [vec![0, 1, 2, 3, 4]]);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_modular_line(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_class_line(ClassLine::Modular, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every entropic line of [`Rules::with_entropic_line`], its cells in
+    /// the order given.
+    pub fn entropic_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.class_lines(ClassLine::Entropic)
+    }
+
+    /// Every modular line of [`Rules::with_modular_line`], its cells in the
+    /// order given.
+    pub fn modular_lines(&self) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.class_lines(ClassLine::Modular)
+    }
+
+    /// The lines of classes of one kind.
+    fn class_lines(&self, wanted: ClassLine) -> impl Iterator<Item = Vec<usize>> + '_ {
+        self.geometry.line_rules.iter().filter_map(move |rule| match rule {
+            LineRule::Classes { kind, line, .. } if *kind == wanted => {
+                Some(line.iter().map(|&c| usize::from(c)).collect())
+            }
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_entropic_line`] or
+    /// [`Rules::with_modular_line`], by `kind`, checked against these rules.
+    pub(crate) fn checked_class_line(&self, kind: ClassLine, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        if line.len() < 2 {
+            return Err(RulesError::ShortLine { found: line.len(), least: 2 });
+        }
+        let classes = classes_of(kind, side).ok_or(RulesError::NoThirds { side })?;
+        Ok(LineRule::Classes { kind, line, classes })
+    }
+
     /// The rule of [`Rules::with_renban`], checked against these rules.
     pub(crate) fn checked_renban(&self, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
@@ -1573,8 +1663,9 @@ pub enum RulesError {
     /// ([`Rules::with_between_line`]), a quadruple
     /// ([`Rules::with_quadruple`]), a renban line ([`Rules::with_renban`]) or
     /// a line of equal sums ([`Rules::with_region_sum_line`],
-    /// [`Rules::with_zipper_line`], [`Rules::with_double_arrow`]) that holds
-    /// a cell twice.
+    /// [`Rules::with_zipper_line`], [`Rules::with_double_arrow`]) or of
+    /// classes ([`Rules::with_entropic_line`], [`Rules::with_modular_line`])
+    /// that holds a cell twice.
     RepeatedSumCell {
         /// The cell.
         cell: usize,
@@ -1631,14 +1722,22 @@ pub enum RulesError {
         /// The board's side.
         side: usize,
     },
-    /// A region sum line ([`Rules::with_region_sum_line`]) of fewer than
-    /// two cells, or a zipper line ([`Rules::with_zipper_line`]) or double
+    /// A region sum line ([`Rules::with_region_sum_line`]), an entropic or
+    /// modular line ([`Rules::with_entropic_line`],
+    /// [`Rules::with_modular_line`]) of fewer than two cells, or a zipper
+    /// line ([`Rules::with_zipper_line`]) or double
     /// arrow ([`Rules::with_double_arrow`]) of fewer than three.
     ShortLine {
         /// Cells given.
         found: usize,
         /// The fewest the line needs.
         least: usize,
+    },
+    /// An entropic line ([`Rules::with_entropic_line`]) on a side that does
+    /// not split into thirds.
+    NoThirds {
+        /// The board's side.
+        side: usize,
     },
     /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
     /// more digits than cells.
@@ -1763,6 +1862,9 @@ impl fmt::Display for RulesError {
             ),
             RulesError::ShortLine { found, least } => {
                 write!(f, "a line of {found} cells is too short for its rule, which needs {least} or more")
+            }
+            RulesError::NoThirds { side } => {
+                write!(f, "an entropic line splits the digits into thirds, and the digits 1 to {side} do not split so")
             }
             RulesError::QuadrupleSize { cells, digits } => write!(
                 f,

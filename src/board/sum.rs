@@ -37,6 +37,22 @@ pub(crate) enum LineRule {
     /// add up to one sum each: a region sum line's segments, a zipper
     /// line's pairs around its middle, a double arrow's ends and middle.
     EqualSums { kind: EqualSumKind, line: Vec<u16>, groups: Vec<Vec<u16>> },
+    /// A line on which any three cells in a row hold digits of three
+    /// different `classes` (digit masks): an entropic line's thirds of the
+    /// digits, a modular line's remainders divided by 3.
+    Classes { kind: ClassLine, line: Vec<u16>, classes: [u32; 3] },
+}
+
+/// Which line of classes a [`LineRule::Classes`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ClassLine {
+    /// An entropic line: any three cells in a row hold a digit of the
+    /// lower third of the digits (1 to 3 on 9x9), one of the middle third
+    /// and one of the upper third.
+    Entropic,
+    /// A modular line: any three cells in a row hold digits that leave
+    /// three different remainders divided by 3.
+    Modular,
 }
 
 /// Which line of equal sums a [`LineRule::EqualSums`] is.
@@ -69,6 +85,64 @@ impl EqualSumKind {
     }
 }
 
+/// The digits of each class of a line of classes on digits 1 to `side`:
+/// an entropic line's lower, middle and upper thirds (`None` when `side`
+/// does not split into thirds), a modular line's digits by their
+/// remainder divided by 3.
+pub(crate) fn classes_of(kind: ClassLine, side: usize) -> Option<[u32; 3]> {
+    let mut classes = [0u32; 3];
+    for digit in 1..=side {
+        let class = match kind {
+            ClassLine::Entropic if side % 3 == 0 => (digit - 1) / (side / 3),
+            ClassLine::Entropic => return None,
+            ClassLine::Modular => digit % 3,
+        };
+        classes[class] |= 1 << (digit - 1);
+    }
+    Some(classes)
+}
+
+/// The digits a line of classes' cells may keep, given every cell's
+/// candidates (`held`, a filled cell's digit as its one candidate), into
+/// `keep`. Three cells in a row hold three classes, so cells three apart
+/// share a class, and the line's first three places (two, on a line of
+/// two) take different classes: each place keeps the classes every cell
+/// at it can hold, those are settled as distinct, and each cell keeps the
+/// digits of its place's classes. `None` when a place has none left.
+pub(crate) fn classes_narrowed(
+    line: &[u16],
+    classes: &[u32; 3],
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let places = line.len().min(3);
+    // Each place's classes, as bits 0 to 2.
+    let mut allowed = [0b111u32; 3];
+    for (k, &cell) in line.iter().enumerate() {
+        let mask = held(usize::from(cell));
+        let fits = (0..3).filter(|&c| mask & classes[c] != 0).fold(0, |set, c| set | 1 << c);
+        allowed[k % 3] &= fits;
+    }
+    let allowed = &mut allowed[..places];
+    if places == 3 {
+        if !settle_run(allowed, 0b111) {
+            return None;
+        }
+    } else if allowed.contains(&0) || (allowed[0] == allowed[1] && allowed[0].is_power_of_two()) {
+        return None;
+    } else if allowed[0].is_power_of_two() {
+        allowed[1] &= !allowed[0];
+    } else if allowed[1].is_power_of_two() {
+        allowed[0] &= !allowed[1];
+    }
+    keep.clear();
+    keep.extend(line.iter().enumerate().map(|(k, &cell)| {
+        let digits = (0..3).filter(|&c| allowed[k % 3] & 1 << c != 0).fold(0, |set, c| set | classes[c]);
+        held(usize::from(cell)) & digits
+    }));
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
 /// `line` cut into its segments: the longest runs of cells along it in one
 /// region (`region_of` gives a cell's, `u32::MAX` for none), a region left
 /// and entered again starting a new one.
@@ -98,6 +172,9 @@ pub(crate) enum LineBreak {
     /// A renban line whose digits are not a run, each once: its smallest
     /// and largest digit.
     NotRun { low: u8, high: u8 },
+    /// A line of classes with two digits of one class among three cells
+    /// in a row.
+    SameClass { kind: ClassLine, first: u8, second: u8 },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -117,6 +194,7 @@ impl LineRule {
             | LineRule::Between { line: cells }
             | LineRule::Renban { line: cells }
             | LineRule::EqualSums { line: cells, .. }
+            | LineRule::Classes { line: cells, .. }
             | LineRule::Quadruple { cells, .. } => cells.iter().chain(&[]).copied(),
             LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
         }
@@ -131,7 +209,8 @@ impl LineRule {
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
             | LineRule::Renban { .. }
-            | LineRule::EqualSums { .. } => Linear { terms: SmallVec::new(), total: 0 },
+            | LineRule::EqualSums { .. }
+            | LineRule::Classes { .. } => Linear { terms: SmallVec::new(), total: 0 },
             LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -171,6 +250,15 @@ impl LineRule {
                 let count = |d: u8, list: &[u8]| list.iter().fold(0, |n, &x| n + usize::from(x == d));
                 let missing = wanted.iter().find(|&&d| count(d, &held) < count(d, wanted))?;
                 return Some(LineBreak::Missing { digit: *missing });
+            }
+            LineRule::Classes { kind, line, classes } => {
+                let digits: Option<SmallVec<[u8; 25]>> = line.iter().map(|&c| digit(usize::from(c))).collect();
+                let digits = digits?;
+                let class = |d: u8| classes.iter().position(|&mask| mask & 1 << (d - 1) != 0);
+                let (i, j) = (0..digits.len())
+                    .flat_map(|i| (i + 1..digits.len().min(i + 3)).map(move |j| (i, j)))
+                    .find(|&(i, j)| class(digits[i]) == class(digits[j]))?;
+                return Some(LineBreak::SameClass { kind: *kind, first: digits[i], second: digits[j] });
             }
             LineRule::EqualSums { kind, groups, .. } => {
                 let sums: Option<SmallVec<[usize; 16]>> = groups.iter().map(|group| sum(group)).collect();
@@ -215,7 +303,8 @@ impl LineRule {
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
             | LineRule::Renban { .. }
-            | LineRule::EqualSums { .. } => SumKind::Total,
+            | LineRule::EqualSums { .. }
+            | LineRule::Classes { .. } => SumKind::Total,
         };
         (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }
@@ -593,6 +682,36 @@ mod tests {
         assert_eq!(rule.broken(|c| Some([4, 2, 2][c])), Some(LineBreak::NotRun { low: 2, high: 4 }));
         assert_eq!(rule.broken(|c| Some([5, 2, 3][c])), Some(LineBreak::NotRun { low: 2, high: 5 }));
         assert_eq!(rule.broken(|c| (c != 1).then_some(3)), None);
+    }
+
+    #[test]
+    fn a_line_of_classes_keeps_three_in_a_row_apart() {
+        let full = 0x1FF;
+        let thirds = classes_of(ClassLine::Entropic, 9).expect("9 splits into thirds");
+        assert_eq!(thirds, [0b111, 0b111_000, 0b111_000_000]);
+        assert_eq!(classes_of(ClassLine::Entropic, 4), None);
+        assert_eq!(classes_of(ClassLine::Modular, 4), Some([0b0100, 0b1001, 0b0010]));
+        let line = [0u16, 1, 2, 3];
+        let mut keep = SmallVec::new();
+        // The fourth cell low: so is the first, and the two between are not.
+        let held = |c: usize| if c == 3 { 0b10 } else { full };
+        assert_eq!(classes_narrowed(&line, &thirds, held, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b111, 0b111_111_000, 0b111_111_000, 0b10]);
+        // Two low cells side by side break it.
+        assert_eq!(classes_narrowed(&line, &thirds, |c| if c < 2 { 0b11 } else { full }, &mut keep), None);
+        // On a line of two, a cell fixed to a class takes it from the other.
+        assert_eq!(classes_narrowed(&line[..2], &thirds, |c| if c == 0 { 0b1 } else { full }, &mut keep), Some(()));
+        assert_eq!(keep.as_slice(), [0b1, 0b111_111_000]);
+        let rule = LineRule::Classes {
+            kind: ClassLine::Modular,
+            line: line.to_vec(),
+            classes: classes_of(ClassLine::Modular, 9).expect("any side"),
+        };
+        assert_eq!(rule.broken(|c| Some([1, 2, 3, 4][c])), None);
+        assert_eq!(
+            rule.broken(|c| Some([1, 2, 4, 3][c])),
+            Some(LineBreak::SameClass { kind: ClassLine::Modular, first: 1, second: 4 })
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@ impl Board {
     /// the digits are relabelled, as moving cells would move the regions;
     /// on killer and non-consecutive rules, on relations between cells
     /// (thermometers, Kropki dots), on sums, arrows, sandwiches, between lines, quadruples, renban
-    /// lines and lines of equal sums, and on digits
+    /// lines, lines of equal sums and of classes, and on digits
     /// allowed in some cells only (even and odd cells), where relabelling
     /// changes sums, which
     /// digits are consecutive, which is larger and which are allowed, the
@@ -66,6 +66,8 @@ impl Board {
             || rules.region_sum_lines().next().is_some()
             || rules.zipper_lines().next().is_some()
             || rules.double_arrows().next().is_some()
+            || rules.entropic_lines().next().is_some()
+            || rules.modular_lines().next().is_some()
             || rules.has_allowed_digits()
         {
             return self.clone();

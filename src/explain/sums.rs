@@ -56,13 +56,15 @@ fn reason(grid: &Grid, rule: &LineRule, cell: usize, held: &impl Fn(usize) -> u3
     let name = grid.cell_name(cell);
     let names = |cells: &[u16]| list(cells.iter().map(|&c| grid.cell_name(usize::from(c))));
     match rule {
-        // A sandwich, a between line, a quadruple, a renban line or a line
-        // of equal sums has no equation, so no bounds step reaches it.
+        // A sandwich, a between line, a quadruple, a renban line, a line of
+        // equal sums or of classes has no equation, so no bounds step
+        // reaches it.
         LineRule::Sandwich { .. }
         | LineRule::Between { .. }
         | LineRule::Quadruple { .. }
         | LineRule::Renban { .. }
-        | LineRule::EqualSums { .. } => String::new(),
+        | LineRule::EqualSums { .. }
+        | LineRule::Classes { .. } => String::new(),
         LineRule::Total { total, cells } => {
             let (low, high) = range_without(cells, cell, held);
             format!("{} add up to {total}, and the cells beside {name} add up to {}", names(cells), span(low, high))

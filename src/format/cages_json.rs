@@ -385,6 +385,11 @@ pub(super) struct PuzzleObject {
     pub(super) region_sum_lines: Vec<(Vec<usize>, (usize, usize))>,
     pub(super) zipper_lines: Vec<(Vec<usize>, (usize, usize))>,
     pub(super) double_arrows: Vec<(Vec<usize>, (usize, usize))>,
+    /// Each line of `entropic_lines` and `modular_lines` (as
+    /// [`Rules::with_entropic_line`] and [`Rules::with_modular_line`] take
+    /// them), with its line and column.
+    pub(super) entropic_lines: Vec<(Vec<usize>, (usize, usize))>,
+    pub(super) modular_lines: Vec<(Vec<usize>, (usize, usize))>,
     /// The cells of `even` and of `odd` (as [`Rules::with_even`] and
     /// [`Rules::with_odd`] take them), each list with its line and column.
     pub(super) even: Option<(Vec<usize>, (usize, usize))>,
@@ -413,6 +418,8 @@ impl PuzzleObject {
             .or(first(&self.region_sum_lines))
             .or(first(&self.zipper_lines))
             .or(first(&self.double_arrows))
+            .or(first(&self.entropic_lines))
+            .or(first(&self.modular_lines))
             .or(self.even.as_ref().map(|(_, at)| *at))
             .or(self.odd.as_ref().map(|(_, at)| *at))
             .or(self.names.first().map(|(_, at)| *at))
@@ -437,6 +444,7 @@ impl PuzzleObject {
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
         let (mut sandwiches, mut between_lines, mut quadruples, mut renbans) = (None, None, None, None);
         let (mut region_sum_lines, mut zipper_lines, mut double_arrows) = (None, None, None);
+        let (mut entropic_lines, mut modular_lines) = (None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -513,7 +521,7 @@ impl PuzzleObject {
                         Ok(())
                     }
                     "extra_regions" | "distinct_groups" | "thermometers" | "between_lines" | "renbans"
-                    | "region_sum_lines" | "zipper_lines" | "double_arrows" => {
+                    | "region_sum_lines" | "zipper_lines" | "double_arrows" | "entropic_lines" | "modular_lines" => {
                         let mut lists = Vec::new();
                         r.array(|r| {
                             lists.push(r.cells()?);
@@ -527,6 +535,8 @@ impl PuzzleObject {
                             "region_sum_lines" => &mut region_sum_lines,
                             "zipper_lines" => &mut zipper_lines,
                             "double_arrows" => &mut double_arrows,
+                            "entropic_lines" => &mut entropic_lines,
+                            "modular_lines" => &mut modular_lines,
                             _ => &mut thermometers,
                         };
                         if slot.replace(lists).is_some() {
@@ -568,6 +578,8 @@ impl PuzzleObject {
             region_sum_lines: region_sum_lines.unwrap_or_default(),
             zipper_lines: zipper_lines.unwrap_or_default(),
             double_arrows: double_arrows.unwrap_or_default(),
+            entropic_lines: entropic_lines.unwrap_or_default(),
+            modular_lines: modular_lines.unwrap_or_default(),
             even,
             odd,
         })

@@ -249,6 +249,22 @@ pub enum ParseError {
         /// Where the given that fills the line is.
         column: usize,
     },
+    /// The givens fill an entropic or modular line
+    /// ([`Rules::with_entropic_line`](crate::Rules::with_entropic_line),
+    /// [`Rules::with_modular_line`](crate::Rules::with_modular_line)) with
+    /// two digits of one class among three cells in a row.
+    SameClass {
+        /// Which line it is.
+        kind: crate::ClassLine,
+        /// The first of the two digits along the line.
+        first: u8,
+        /// The second.
+        second: u8,
+        /// Where the given that fills the line is.
+        line: usize,
+        /// Where the given that fills the line is.
+        column: usize,
+    },
     /// The givens fill a quadruple
     /// ([`Rules::with_quadruple`](crate::Rules::with_quadruple)) without one
     /// of its digits (or without it as many times as it is given).
@@ -298,6 +314,7 @@ impl ParseError {
             | ParseError::NotBetween { line, column, .. }
             | ParseError::QuadrupleMissing { line, column, .. }
             | ParseError::NotRenban { line, column, .. }
+            | ParseError::SameClass { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -400,6 +417,9 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::QuadrupleMissing { digit, .. } => {
                 write!(f, "the givens fill a quadruple short of its {}", symbol(digit))
+            }
+            ParseError::SameClass { kind, first, second, .. } => {
+                write!(f, "the givens fill {}", crate::board::SameClassLine { kind, first, second, symbols: true })
             }
             ParseError::NotRenban { low, high, .. } => write!(
                 f,

@@ -6,7 +6,8 @@
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
 //! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
 //! `sandwiches`, `between_lines`, `quadruples`, `renbans`,
-//! `region_sum_lines`, `zipper_lines` and `double_arrows`), which
+//! `region_sum_lines`, `zipper_lines`, `double_arrows`, `entropic_lines`
+//! and `modular_lines`), which
 //! the parser then reads as it reads any object. A constraint that these
 //! rules cannot express is an error that names it: a puzzle solved
 //! without one of its rules would have the wrong solutions.
@@ -558,6 +559,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut entropic_lines, mut modular_lines) = (Vec::new(), Vec::new());
     let mut diagonals = (false, false);
     for (key, key_at, value_at) in &members.list {
         let mut r = members.reader_at(*value_at);
@@ -603,11 +605,13 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
-            "renban" | "regionsumline" | "zipperline" | "doublearrow" => {
+            "renban" | "regionsumline" | "zipperline" | "doublearrow" | "entropicline" | "modularline" => {
                 let lines = match key.as_str() {
                     "renban" => &mut renbans,
                     "regionsumline" => &mut region_sum_lines,
                     "zipperline" => &mut zipper_lines,
+                    "entropicline" => &mut entropic_lines,
+                    "modularline" => &mut modular_lines,
                     _ => &mut double_arrows,
                 };
                 lines.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines));
@@ -776,6 +780,8 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         ("region_sum_lines", &region_sum_lines),
         ("zipper_lines", &zipper_lines),
         ("double_arrows", &double_arrows),
+        ("entropic_lines", &entropic_lines),
+        ("modular_lines", &modular_lines),
     ] {
         if !lists.is_empty() {
             let _ = write!(
@@ -1127,8 +1133,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
     let ([thermometers, differences, ratios, xv, clones, whispers], negative) = marks(board)?;
-    let [little_killers, arrows, sandwiches, between, quadruples, renbans, region_sums, zippers, double_arrows] =
-        sum_items(board)?;
+    let line_members = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
         let _ = write!(out, ",\"negative\":[{}]", names.join(","));
@@ -1149,7 +1154,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         }
     }
     let extra: Vec<String> = extra.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))).collect();
-    for (member, items) in [
+    let marks = [
         ("killercage", cages),
         ("extraregion", extra),
         ("thermometer", thermometers),
@@ -1158,18 +1163,9 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("xv", xv),
         ("clone", clones),
         ("whispers", whispers),
-        ("littlekillersum", little_killers),
-        ("arrow", arrows),
-        ("sandwichsum", sandwiches),
-        ("betweenline", between),
-        ("quadruple", quadruples),
-        ("renban", renbans),
-        ("regionsumline", region_sums),
-        ("zipperline", zippers),
-        ("doublearrow", double_arrows),
-        ("odd", odd),
-        ("even", even),
-    ] {
+    ];
+    let parity = [("odd", odd), ("even", even)];
+    for (member, items) in marks.into_iter().chain(line_members).chain(parity) {
         if !items.is_empty() {
             let _ = write!(out, ",\"{member}\":[{}]", items.join(","));
         }
@@ -1310,14 +1306,15 @@ fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String>
     Ok(([thermometers, differences, ratios, xv, clones, whispers], negative))
 }
 
-/// `board`'s sums as f-puzzles' little killer clues, its arrows as
+/// `board`'s rules along lines as f-puzzles' members, each named, in the
+/// order they are written: its sums as little killer clues, its arrows as
 /// arrows, its sandwiches as sandwich clues, and its between lines,
-/// quadruples, renban lines, region sum lines, zipper lines and double
-/// arrows as theirs; an error for a sum whose
+/// quadruples, renban lines, region sum lines, zipper lines, double
+/// arrows, entropic lines and modular lines as theirs; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
 /// little killer can hold, and for a sandwich along a region other than
 /// a row or a column.
-fn sum_items(board: &Board) -> Result<[Vec<String>; 9], String> {
+fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> {
     let rules = board.rules();
     let side = board.shape().side();
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
@@ -1382,6 +1379,8 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 9], String> {
     let region_sums = line_items(&mut rules.region_sum_lines());
     let zippers = line_items(&mut rules.zipper_lines());
     let double_arrows = line_items(&mut rules.double_arrows());
+    let entropic = line_items(&mut rules.entropic_lines());
+    let modular = line_items(&mut rules.modular_lines());
     let quadruples = rules
         .quadruples()
         .map(|(cells, digits)| {
@@ -1396,7 +1395,19 @@ fn sum_items(board: &Board) -> Result<[Vec<String>; 9], String> {
             format!("{{\"lines\":[[{}]],\"cells\":[{}]}}", names(&line), names(&circle))
         })
         .collect();
-    Ok([little_killers, arrows, sandwiches, between, quadruples, renbans, region_sums, zippers, double_arrows])
+    Ok(vec![
+        ("littlekillersum", little_killers),
+        ("arrow", arrows),
+        ("sandwichsum", sandwiches),
+        ("betweenline", between),
+        ("quadruple", quadruples),
+        ("renban", renbans),
+        ("regionsumline", region_sums),
+        ("zipperline", zippers),
+        ("doublearrow", double_arrows),
+        ("entropicline", entropic),
+        ("modularline", modular),
+    ])
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -97,6 +97,9 @@ pub(crate) struct OwnRules {
     pub(crate) region_sum_lines: Vec<Vec<usize>>,
     pub(crate) zipper_lines: Vec<Vec<usize>>,
     pub(crate) double_arrows: Vec<Vec<usize>>,
+    /// A JSON object's entropic and modular lines, as it listed them.
+    pub(crate) entropic_lines: Vec<Vec<usize>>,
+    pub(crate) modular_lines: Vec<Vec<usize>>,
     /// A JSON object's even cells and odd cells, as it listed them.
     pub(crate) even: Option<Vec<usize>>,
     pub(crate) odd: Option<Vec<usize>>,
@@ -325,6 +328,22 @@ impl Layout {
     #[must_use]
     pub fn double_arrows(&self) -> &[Vec<usize>] {
         &self.own.double_arrows
+    }
+
+    /// The entropic lines that a puzzle written as a JSON object brought in
+    /// its `entropic_lines` member, as it listed them; empty when it
+    /// brought none.
+    #[must_use]
+    pub fn entropic_lines(&self) -> &[Vec<usize>] {
+        &self.own.entropic_lines
+    }
+
+    /// The modular lines that a puzzle written as a JSON object brought in
+    /// its `modular_lines` member, as it listed them; empty when it brought
+    /// none.
+    #[must_use]
+    pub fn modular_lines(&self) -> &[Vec<usize>] {
+        &self.own.modular_lines
     }
 
     /// The cells that a puzzle written as a JSON object marked even in its

@@ -8,7 +8,7 @@ use super::cages_json::PuzzleObject;
 use super::f_puzzles;
 use super::layout::OwnRules;
 use super::{Layout, LayoutKind, ParseError};
-use crate::board::{Board, Conflict, EqualSumKind, MAX_SIDE, Rules, RulesError, Shape};
+use crate::board::{Board, ClassLine, Conflict, EqualSumKind, MAX_SIDE, Rules, RulesError, Shape};
 
 /// Reads puzzles, with options for what the text cannot say by itself.
 ///
@@ -460,6 +460,8 @@ impl Parser {
         layout.own.region_sum_lines = object.region_sum_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.zipper_lines = object.zipper_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.double_arrows = object.double_arrows.into_iter().map(|(line, _)| line).collect();
+        layout.own.entropic_lines = object.entropic_lines.into_iter().map(|(line, _)| line).collect();
+        layout.own.modular_lines = object.modular_lines.into_iter().map(|(line, _)| line).collect();
         if object.even.is_some() || object.odd.is_some() {
             layout.own.parity_map = board.rules().parity_map();
         }
@@ -560,6 +562,13 @@ impl Parser {
         ] {
             for (line, place) in lines {
                 sums.push(rules.checked_equal_sums(kind, line).map_err(|e| at(*place, e))?);
+            }
+        }
+        for (kind, lines) in
+            [(ClassLine::Entropic, &object.entropic_lines), (ClassLine::Modular, &object.modular_lines)]
+        {
+            for (line, place) in lines {
+                sums.push(rules.checked_class_line(kind, line).map_err(|e| at(*place, e))?);
             }
         }
         rules = rules.with_sum_rules(sums);
@@ -864,6 +873,9 @@ impl Parser {
                 }
                 Err(Conflict::QuadrupleMissing { digit, .. }) => {
                     return Err(ParseError::QuadrupleMissing { digit, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::SameClass { kind, first, second, .. }) => {
+                    return Err(ParseError::SameClass { kind, first, second, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::NotRenban { low, high, .. }) => {
                     return Err(ParseError::NotRenban { low, high, line: raw.line, column: raw.column });

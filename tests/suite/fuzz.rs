@@ -184,9 +184,9 @@ fn little_killer(
 }
 
 /// Whether the digits `digit` gives keep every line of equal sums of
-/// `rules`: a region sum line's segments (cut by the boxes or jigsaw
-/// regions), a zipper line's middle and pairs around it, a double arrow's
-/// ends and middle, each worked out here.
+/// `rules` (a region sum line's segments, cut by the boxes or jigsaw
+/// regions, a zipper line's middle and pairs around it, a double arrow's
+/// ends and middle) and every line of classes, each worked out here.
 fn equal_sums_hold(rules: &lazydoku::Rules, digit: &dyn Fn(usize) -> usize) -> bool {
     let region_of = |cell: usize| {
         rules.regions().position(|(kind, cells)| matches!(kind, Region::Box | Region::Jigsaw) && cells.contains(&cell))
@@ -215,8 +215,20 @@ fn equal_sums_hold(rules: &lazydoku::Rules, digit: &dyn Fn(usize) -> usize) -> b
     let arrows = rules
         .double_arrows()
         .all(|line| one_sum(vec![vec![line[0], line[line.len() - 1]], line[1..line.len() - 1].to_vec()]));
-    segments && zippers && arrows
+    // Entropic and modular lines: any three cells in a row, three classes.
+    let side = rules.shape().side();
+    let classes = |line: Vec<usize>, class: &dyn Fn(usize) -> usize| {
+        let classes: Vec<usize> = line.iter().map(|&c| class(digit(c))).collect();
+        (0..classes.len()).all(|i| (i + 1..classes.len().min(i + 3)).all(|j| classes[i] != classes[j]))
+    };
+    let entropic = rules.entropic_lines().all(|line| classes(line, &|d| (d - 1) / (side / 3)));
+    let modular = rules.modular_lines().all(|line| classes(line, &|d| d % 3));
+    segments && zippers && arrows && entropic && modular
 }
+
+/// The f-puzzles lines of cells the fuzzer draws along three cells.
+const LINES: [&str; 7] =
+    ["palindrome", "renban", "regionsumline", "zipperline", "doublearrow", "entropicline", "modularline"];
 
 /// The rules f-puzzles turns on by a flag.
 const FLAGS: [&str; 6] = ["diagonal+", "diagonal-", "antiknight", "antiking", "nonconsecutive", "disjointgroups"];
@@ -306,7 +318,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             14 => ("betweenline", format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2))),
             11 => {
                 let line = format!(r#"{{"lines":[[{},{},{}]]}}"#, name(a), name(b), name(a + 2));
-                (*random.pick(&["palindrome", "renban", "regionsumline", "zipperline", "doublearrow"]), line)
+                (*random.pick(&LINES), line)
             }
             16 => {
                 let value =

@@ -261,7 +261,10 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
     // A line answer has no place for them, and says so.
     let out = common::run(&["solve", "--format", "line"], &puzzle);
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1234342121434312\n");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("`sandwiches`, `between_lines`, `quadruples` and `renbans`"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("`double_arrows`, `entropic_lines` and `modular_lines`, and are written without them")
+    );
     // The library reads the same object.
     let (board, layout) = lazydoku::format::Parser::new().parse(&puzzle).unwrap();
     assert_eq!(layout.relations(), [(4, Relation::Sum(7), 5)]);

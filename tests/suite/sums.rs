@@ -4,7 +4,7 @@
 //! brute-force references that add the digits up (or compare them)
 //! themselves.
 
-use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape, SumKind};
+use lazydoku::{Board, ClassLine, Conflict, ParseError, Rules, RulesError, Shape, SumKind};
 use proptest::prelude::*;
 
 use crate::common;
@@ -105,7 +105,8 @@ fn agrees_under(
             e @ (ParseError::SumBroken { .. }
             | ParseError::NotBetween { .. }
             | ParseError::QuadrupleMissing { .. }
-            | ParseError::NotRenban { .. }),
+            | ParseError::NotRenban { .. }
+            | ParseError::SameClass { .. }),
         ) => {
             prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
             return Ok(());
@@ -868,6 +869,125 @@ fn lines_of_equal_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Res
         [equal_groups(0, &[0, 1, 2, 3], 2, 2), equal_groups(1, &[4, 8, 12], 2, 2), equal_groups(2, &[3, 7, 11], 2, 2)];
     let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| equal_may_hold(grid, 4, &groups));
     assert_eq!(board.count_solutions(1000), reference);
+    assert!(reference > 0);
+    Ok(())
+}
+
+/// A line of classes as the reference reads it: its cells, and the class
+/// of a digit on a board of a side.
+type ClassedLine = (Vec<usize>, fn(usize, usize) -> usize);
+
+/// Whether `grid` (0 for an empty cell) can still keep every line of
+/// classes of `lines` (each with the class of a digit): no two placed
+/// digits among three cells in a row share a class.
+fn classes_may_hold(grid: &[usize], lines: &[ClassedLine], side: usize) -> bool {
+    lines.iter().all(|(line, class)| {
+        let classes: Vec<Option<usize>> = line.iter().map(|&c| (grid[c] != 0).then(|| class(grid[c], side))).collect();
+        (0..classes.len())
+            .all(|i| (i + 1..classes.len().min(i + 3)).all(|j| classes[i].is_none() || classes[i] != classes[j]))
+    })
+}
+
+/// A digit's third of the digits 1 to `side`, an entropic line's class.
+fn third(digit: usize, side: usize) -> usize {
+    (digit - 1) / (side / 3)
+}
+
+/// A digit's remainder divided by 3, a modular line's class.
+fn remainder(digit: usize, _side: usize) -> usize {
+    digit % 3
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn entropic_and_modular_lines_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        lines in prop::collection::vec((any::<bool>(), prop::collection::vec(0..36usize, 2..7)), 1..3),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let cells = side * side;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut kept: Vec<ClassedLine> = Vec::new();
+        for (entropic, walk) in &lines {
+            let line = distinct_cells(walk, cells);
+            if line.len() < 2 {
+                continue;
+            }
+            // Entropic lines on 6x6 only: 4 does not split into thirds.
+            if *entropic && six {
+                rules = rules.with_entropic_line(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
+                kept.push((line, third));
+            } else {
+                rules = rules.with_modular_line(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
+                kept.push((line, remainder));
+            }
+        }
+        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        agrees_under(&rules, &puzzle, side, &units, &|grid| classes_may_hold(grid, &kept, side))?;
+    }
+}
+
+#[test]
+fn entropic_and_modular_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles()
+-> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_modular_line(&[3]), Err(RulesError::ShortLine { found: 1, least: 2 }));
+    assert_eq!(four().with_entropic_line(&[0, 1]), Err(RulesError::NoThirds { side: 4 }));
+    assert_eq!(
+        four().with_entropic_line(&[0, 1]).unwrap_err().to_string(),
+        "an entropic line splits the digits into thirds, and the digits 1 to 4 do not split so"
+    );
+    // Givens that put two digits of one class among three cells in a row
+    // are refused where the line fills.
+    let nine = Rules::new(Shape::NINE).with_entropic_line(&[0, 1, 2, 3])?;
+    let err = nine.parse(&format!("1475{}", ".".repeat(77))).unwrap_err();
+    assert_eq!(err, ParseError::SameClass { kind: ClassLine::Entropic, first: 4, second: 5, line: 1, column: 4 });
+    assert_eq!(
+        err.reason(),
+        "the givens fill an entropic line whose 4 and 5, among three cells in a row, are of one third of the digits"
+    );
+    assert!(nine.parse(&format!("1472{}", ".".repeat(77))).is_ok());
+    let modular = Rules::new(Shape::NINE).with_modular_line(&[0, 9, 18])?;
+    let placed = Board::empty_with(&modular).place(0, 3)?.place(9, 4)?;
+    assert!(matches!(
+        placed.place(18, 7),
+        Err(Conflict::SameClass { kind: ClassLine::Modular, first: 4, second: 7, .. })
+    ));
+    // 3 and 4 leave the third cell a digit of remainder 2 (2, 5 or 8).
+    let settled = placed.propagated().expect("solutions");
+    assert!(settled.candidates(18).iter().all(|d| d % 3 == 2), "{:?}", settled.candidates(18));
+    // Cells three apart along a line share a class.
+    let long = Rules::new(Shape::NINE).with_modular_line(&[0, 1, 2, 3, 4, 5])?;
+    let settled = Board::empty_with(&long).place(0, 9)?.propagated().expect("solutions");
+    assert!(settled.candidates(3).iter().all(|d| d % 3 == 0), "{:?}", settled.candidates(3));
+    // JSON and f-puzzles bring them and write them back.
+    let json = r#"{"puzzle": "....................................",
+        "entropic_lines": [[0, 1, 2, 3]], "modular_lines": [[6, 12, 18]]}"#;
+    let (board, layout) = lazydoku::format::Parser::new().shape(Shape::new(2, 3)).parse(json)?;
+    assert_eq!(layout.entropic_lines(), [vec![0, 1, 2, 3]]);
+    assert_eq!(layout.modular_lines(), [vec![6, 12, 18]]);
+    let expected = Rules::new(Shape::new(2, 3)).with_entropic_line(&[0, 1, 2, 3])?.with_modular_line(&[6, 12, 18])?;
+    assert_eq!(board.rules(), expected);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), expected);
+    let row = "[{},{},{},{},{},{}]";
+    let f_puzzles = format!(
+        r#"{{"size":6,"grid":[{row},{row},{row},{row},{row},{row}],
+        "entropicline":[{{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}}],"modularline":[{{"lines":[["R2C1","R3C1","R4C1"]]}}]}}"#
+    );
+    assert_eq!(f_puzzles.parse::<Board>()?.rules(), expected);
+    // The count against the backtracking reference's.
+    let units = common::classic_units(2, 3);
+    let lines: [ClassedLine; 2] = [(vec![0, 1, 2, 3], third), (vec![6, 12, 18], remainder)];
+    let reference = backtrack(&".".repeat(36), 6, &units, 5000, &|grid| classes_may_hold(grid, &lines, 6));
+    assert_eq!(board.count_solutions(5000), reference);
     assert!(reference > 0);
     Ok(())
 }

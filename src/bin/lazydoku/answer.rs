@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples, renban lines, lines of equal sums or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, between lines, quadruples, renban lines, lines of equal sums or classes or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -781,12 +781,14 @@ fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.region_sum_lines().is_empty()
             || !layout.zipper_lines().is_empty()
             || !layout.double_arrows().is_empty()
+            || !layout.entropic_lines().is_empty()
+            || !layout.modular_lines().is_empty()
     };
     if layout.is_some_and(brought) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`, `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines` and `double_arrows`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`, `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`, `double_arrows`, `entropic_lines` and `modular_lines`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -828,7 +830,8 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
 /// `relations`, `sums`, `arrows`, `sandwiches`, `between_lines`,
 /// `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`,
-/// `double_arrows`, `even` and `odd`; and `rules`, the names.
+/// `double_arrows`, `entropic_lines`, `modular_lines`, `even` and `odd`;
+/// and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
     let Some(layout) = &puzzle.layout else { return Vec::new() };
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
@@ -855,6 +858,8 @@ fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
         ("region_sum_lines", layout.region_sum_lines()),
         ("zipper_lines", layout.zipper_lines()),
         ("double_arrows", layout.double_arrows()),
+        ("entropic_lines", layout.entropic_lines()),
+        ("modular_lines", layout.modular_lines()),
     ];
     let lines = lines.into_iter().filter(|(_, lines)| !lines.is_empty()).map(|(name, lines)| (name, cell_lists(lines)));
     let quadruples = (!layout.quadruples().is_empty()).then(|| {
