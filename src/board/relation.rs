@@ -11,6 +11,7 @@ use std::fmt;
 /// | puzzle mark | relation |
 /// |---|---|
 /// | `a < b`, or a thermometer's step from `a` to `b` | `Relation::Less` |
+/// | a slow thermometer's step from `a` to `b` | `Relation::LessOrEqual` |
 /// | Kropki's white dot | `Relation::Difference(1)` |
 /// | Kropki's black dot | `Relation::Ratio(2)` |
 /// | XV's X and V | `Relation::Sum(10)`, `Relation::Sum(5)` |
@@ -19,7 +20,8 @@ use std::fmt;
 /// | no white dot, where all are given | `Relation::NotDifference(1)` |
 /// | no X or V, where all are given | `Relation::NotSum(10)` and `Relation::NotSum(5)` |
 ///
-/// Only [`Relation::Less`] depends on the order of its cells.
+/// Only [`Relation::Less`] and [`Relation::LessOrEqual`] depend on the
+/// order of their cells.
 ///
 /// ```
 /// use lazydoku::Relation;
@@ -38,6 +40,9 @@ use std::fmt;
 pub enum Relation {
     /// The first cell's digit is smaller than the second's.
     Less,
+    /// The first cell's digit is at most the second's: a slow
+    /// thermometer's step, along which digits may stay the same.
+    LessOrEqual,
     /// The two digits differ by exactly this much.
     Difference(usize),
     /// One digit is exactly this many times the other.
@@ -66,6 +71,7 @@ impl Relation {
         let (a, b) = (usize::from(first), usize::from(second));
         match self {
             Relation::Less => a < b,
+            Relation::LessOrEqual => a <= b,
             Relation::Difference(k) => a.abs_diff(b) == k,
             Relation::Ratio(k) => a.checked_mul(k) == Some(b) || b.checked_mul(k) == Some(a),
             Relation::Sum(k) => a + b == k,
@@ -83,6 +89,7 @@ impl Relation {
     pub const fn name(self) -> &'static str {
         match self {
             Relation::Less => "less",
+            Relation::LessOrEqual => "less-or-equal",
             Relation::Difference(_) => "difference",
             Relation::Ratio(_) => "ratio",
             Relation::Sum(_) => "sum",
@@ -94,11 +101,11 @@ impl Relation {
     }
 
     /// The number a relation carries: the difference, the ratio or the
-    /// sum; `None` for [`Relation::Less`].
+    /// sum; `None` for [`Relation::Less`] and [`Relation::LessOrEqual`].
     #[must_use]
     pub const fn value(self) -> Option<usize> {
         match self {
-            Relation::Less => None,
+            Relation::Less | Relation::LessOrEqual => None,
             Relation::Difference(k)
             | Relation::Ratio(k)
             | Relation::Sum(k)
@@ -126,6 +133,7 @@ impl Relation {
     pub fn from_name(name: &str, value: Option<usize>) -> Option<Relation> {
         match (name, value) {
             ("less", None) => Some(Relation::Less),
+            ("less-or-equal", None) => Some(Relation::LessOrEqual),
             ("difference", Some(k)) => Some(Relation::Difference(k)),
             ("ratio", Some(k)) => Some(Relation::Ratio(k)),
             ("sum", Some(k)) => Some(Relation::Sum(k)),
@@ -139,7 +147,7 @@ impl Relation {
 
     /// Whether the two cells can be swapped, with the relation kept.
     pub(crate) fn is_symmetric(self) -> bool {
-        !matches!(self, Relation::Less)
+        !matches!(self, Relation::Less | Relation::LessOrEqual)
     }
 
     /// The digits (bit `d - 1` for digit `d`) of 1 to `side` that the
@@ -151,6 +159,11 @@ impl Relation {
         match self {
             // Above the smallest digit the first cell may hold.
             Relation::Less => first.checked_sub(1).map_or(0, |_| !(first ^ (first - 1)) & full),
+            // From the smallest digit the first cell may hold up.
+            Relation::LessOrEqual => match first & first.wrapping_neg() {
+                0 => 0,
+                lowest => !(lowest - 1) & full,
+            },
             Relation::Difference(k) => shifted(first, k, full),
             Relation::Ratio(k) => each_digit(first, multiples(k), full),
             Relation::Sum(k) => each_digit(first, |d| [k.checked_sub(d), None], full),
@@ -170,6 +183,8 @@ impl Relation {
         match self {
             // Below the largest digit the second cell may hold.
             Relation::Less => second.checked_ilog2().map_or(0, |top| (1 << top) - 1),
+            // Up to the largest digit the second cell may hold.
+            Relation::LessOrEqual => second.checked_ilog2().map_or(0, |top| u32::MAX >> (31 - top)),
             symmetric => symmetric.seconds_for(second, full),
         }
     }
@@ -234,6 +249,7 @@ impl fmt::Display for Relation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Relation::Less => write!(f, "the first is smaller"),
+            Relation::LessOrEqual => write!(f, "the first is no larger"),
             Relation::Difference(k) => write!(f, "they differ by {k}"),
             Relation::Ratio(k) => write!(f, "one is {k} times the other"),
             Relation::Sum(k) => write!(f, "they add up to {k}"),
@@ -266,6 +282,10 @@ impl fmt::Display for Broken<'_> {
                 let side = if self.first { "smaller" } else { "larger" };
                 write!(f, "it must be {side} than the {other} at row {row}, column {col}")
             }
+            Relation::LessOrEqual => {
+                let side = if self.first { "larger" } else { "smaller" };
+                write!(f, "it must be no {side} than the {other} at row {row}, column {col}")
+            }
             relation => write!(f, "it and the {other} at row {row}, column {col} break the rule that {relation}"),
         }
     }
@@ -296,6 +316,7 @@ mod tests {
     fn supports_are_the_digits_that_keep_the_relation() {
         let relations = [
             Relation::Less,
+            Relation::LessOrEqual,
             Relation::Difference(0),
             Relation::Difference(1),
             Relation::Difference(3),

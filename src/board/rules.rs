@@ -720,6 +720,45 @@ impl Rules {
         self.with_relations(cells.windows(2).map(|pair| (pair[0], Relation::Less, pair[1])))
     }
 
+    /// These rules with a slow thermometer: its digits never fall from the
+    /// bulb, `cells[0]`, to the tip, each cell's digit at most the next
+    /// one's ([`Relation::LessOrEqual`] between each cell and the next).
+    /// Cells of one region still differ, so there they rise.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RelatedToItself`] for
+    /// a cell given twice, and [`RulesError::ThermometerLength`] for an
+    /// empty one.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Relation, Rules, Shape};
+    ///
+    /// // Along a diagonal of a 4x4 board, which no region holds twice but
+    /// // for its boxes: digits may repeat, and never fall.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_slow_thermometer(&[0, 5, 10, 15])?;
+    /// for solution in Board::empty_with(&rules).solutions() {
+    ///     let digits = [0, 5, 10, 15].map(|c| solution.get(c).unwrap());
+    ///     assert!(digits.windows(2).all(|w| w[0] <= w[1]));
+    /// }
+    /// assert!(rules.relations().all(|(_, relation, _)| relation == Relation::LessOrEqual));
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_slow_thermometer(self, cells: &[usize]) -> Result<Rules, RulesError> {
+        if cells.is_empty() {
+            return Err(RulesError::ThermometerLength { found: 0, side: self.geometry.side });
+        }
+        if let [cell] = *cells {
+            // A bulb alone says nothing, but its cell must be on the board.
+            let count = self.geometry.cells;
+            return if cell < count { Ok(self) } else { Err(RulesError::CellOutOfRange { cell, cells: count }) };
+        }
+        if let Some((_, &cell)) = cells.iter().enumerate().find(|&(i, c)| cells[..i].contains(c)) {
+            return Err(RulesError::RelatedToItself { cell });
+        }
+        self.with_relations(cells.windows(2).map(|pair| (pair[0], Relation::LessOrEqual, pair[1])))
+    }
+
     /// These rules with a sum whose digits may repeat: the digits of
     /// `cells` add up to `total`. A little killer clue (a total along a
     /// diagonal) is one; so is any cage whose digits need not differ.
@@ -1651,7 +1690,9 @@ pub enum RulesError {
         /// The board's side: its digits are 1 to `side`.
         side: usize,
     },
-    /// A thermometer with no cell, or with more cells than there are digits.
+    /// A thermometer with no cell, or with more cells than there are digits
+    /// ([`Rules::with_thermometer`]); a slow thermometer with no cell
+    /// ([`Rules::with_slow_thermometer`]).
     ThermometerLength {
         /// Cells given.
         found: usize,

@@ -67,6 +67,15 @@ fn reason(grid: &Grid, relation: Relation, cell: usize, cell_is_first: bool, oth
         Relation::Less => {
             format!("{name} must be larger than {other_name}, {}", holds("at least", others.trailing_zeros()))
         }
+        Relation::LessOrEqual if cell_is_first => {
+            format!(
+                "{name} must be no larger than {other_name}, {}",
+                holds("at most", others.checked_ilog2().unwrap_or(0))
+            )
+        }
+        Relation::LessOrEqual => {
+            format!("{name} must be no smaller than {other_name}, {}", holds("at least", others.trailing_zeros()))
+        }
         _ if filled => {
             format!(
                 "{name} and {other_name} must keep the rule that {relation}, and {other_name} holds {}",

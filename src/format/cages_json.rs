@@ -643,9 +643,11 @@ impl Reader<'_> {
         let relation = Relation::from_name(&name, value).ok_or_else(|| {
             let reason = match Relation::from_name(&name, Some(1)).or(Relation::from_name(&name, None)) {
                 None => format!(
-                    "unknown relation {name:?}; use less, difference, ratio, sum, apart, not-difference, not-ratio or not-sum"
+                    "unknown relation {name:?}; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio or not-sum"
                 ),
-                Some(Relation::Less) => "the relation \"less\" takes no \"value\"".to_owned(),
+                Some(relation @ (Relation::Less | Relation::LessOrEqual)) => {
+                    format!("the relation \"{}\" takes no \"value\"", relation.name())
+                }
                 Some(_) => format!("the relation {name:?} needs a \"value\""),
             };
             self.error(start, reason)

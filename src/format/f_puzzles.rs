@@ -660,6 +660,11 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
             "extraregion" => extra.extend(items(&mut r, &grid)?.into_iter().map(|item| item.cells.unwrap_or_default())),
             "thermometer" => thermometers.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
+            "slowthermometer" => {
+                for line in items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines) {
+                    relations.extend(line.windows(2).map(|pair| (pair[0], "less-or-equal", 0, pair[1])));
+                }
+            }
             "minimum" | "maximum" => {
                 // Smaller (or larger) than each cell beside it: a step of a
                 // thermometer to (or from) each.
@@ -810,8 +815,10 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
         out.push_str(", \"relations\": [");
         for (k, (first, name, value, second)) in relations.iter().enumerate() {
             let sep = if k == 0 { "" } else { ", " };
-            let _ =
-                write!(out, "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"{name}\", \"value\": {value}}}");
+            // A relation without a number takes no value.
+            let value =
+                if Relation::from_name(name, None).is_some() { String::new() } else { format!(", \"value\": {value}") };
+            let _ = write!(out, "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"{name}\"{value}}}");
         }
         out.push(']');
     }
@@ -1132,7 +1139,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
-    let ([thermometers, differences, ratios, xv, clones, whispers], negative) = marks(board)?;
+    let ([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative) = marks(board)?;
     let line_members = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
@@ -1163,6 +1170,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("xv", xv),
         ("clone", clones),
         ("whispers", whispers),
+        ("slowthermometer", slow_thermometers),
     ];
     let parity = [("odd", odd), ("even", even)];
     for (member, items) in marks.into_iter().chain(line_members).chain(parity) {
@@ -1225,15 +1233,16 @@ fn grid_json(board: &Board) -> String {
 }
 
 /// `board`'s relations as f-puzzles' thermometers (a step each), difference
-/// and ratio dots, X and V marks, clones (equal pairs) and whispers lines
-/// (a pair each, cells some number apart); an error for any other.
-fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String> {
+/// and ratio dots, X and V marks, clones (equal pairs), whispers lines (a
+/// pair each, cells some number apart) and slow thermometers (a step
+/// each); an error for any other.
+fn marks(board: &Board) -> Result<([Vec<String>; 7], Vec<&'static str>), String> {
     let side = board.shape().side();
     let names = |cells: &[usize]| {
         cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
     };
     let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut clones, mut whispers) = (Vec::new(), Vec::new());
+    let (mut clones, mut whispers, mut slow_thermometers) = (Vec::new(), Vec::new(), Vec::new());
     // Pairs with each mark, and pairs with each negated relation, by the
     // mark's f-puzzles name.
     let mut marked: HashMap<&str, HashSet<(usize, usize)>> = HashMap::new();
@@ -1244,6 +1253,10 @@ fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String>
         let mark = match relation {
             Relation::Less => {
                 thermometers.push(format!("{{\"lines\":[[{pair}]]}}"));
+                continue;
+            }
+            Relation::LessOrEqual => {
+                slow_thermometers.push(format!("{{\"lines\":[[{pair}]]}}"));
                 continue;
             }
             Relation::Difference(0) => {
@@ -1303,7 +1316,7 @@ fn marks(board: &Board) -> Result<([Vec<String>; 6], Vec<&'static str>), String>
         }
         negative.push(mark);
     }
-    Ok(([thermometers, differences, ratios, xv, clones, whispers], negative))
+    Ok(([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative))
 }
 
 /// `board`'s rules along lines as f-puzzles' members, each named, in the

@@ -155,6 +155,7 @@ pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
     use lazydoku::Relation;
     match relation {
         Relation::Less => a < b,
+        Relation::LessOrEqual => a <= b,
         Relation::Difference(k) => a + k == b || b + k == a,
         Relation::Ratio(k) => a * k == b || b * k == a,
         Relation::Sum(k) => a + b == k,

@@ -193,13 +193,14 @@ fn arrows_little_killers_clones_palindromes_and_extremes_are_the_rules_built_by_
 }
 
 #[test]
-fn renban_and_whispers_lines_are_the_rules_built_by_hand() -> Result<(), Box<dyn std::error::Error>> {
+fn renban_whispers_and_slow_thermometer_lines_are_the_rules_built_by_hand() -> Result<(), Box<dyn std::error::Error>> {
     let json = format!(
         r#"{{
         "size": 9,
         "grid": {},
         "renban": [{{"lines": [["R1C1", "R2C2", "R3C3", "R4C4"]]}}, {{"lines": [["R9C1", "R9C2"], ["R8C9", "R9C9"]]}}],
-        "whispers": [{{"lines": [["R5C1", "R5C2", "R6C3"]]}}, {{"lines": [["R1C9", "R2C9"]], "value": "4"}}]
+        "whispers": [{{"lines": [["R5C1", "R5C2", "R6C3"]]}}, {{"lines": [["R1C9", "R2C9"]], "value": "4"}}],
+        "slowthermometer": [{{"lines": [["R6C9", "R7C8", "R8C7"]]}}]
     }}"#,
         grid_of(&".".repeat(81), 9)
     );
@@ -209,7 +210,9 @@ fn renban_and_whispers_lines_are_the_rules_built_by_hand() -> Result<(), Box<dyn
         .with_renban(&[0, 10, 20, 30])?
         .with_renban(&[72, 73])?
         .with_renban(&[71, 80])?
-        .with_relations([(36, Relation::Apart(5), 37), (37, Relation::Apart(5), 47), (8, Relation::Apart(4), 17)])?;
+        .with_relations([(36, Relation::Apart(5), 37), (37, Relation::Apart(5), 47), (8, Relation::Apart(4), 17)])?
+        // A slow thermometer: steps up or level.
+        .with_slow_thermometer(&[53, 61, 69])?;
     assert_eq!(board.rules(), expected);
     let solution = board.solve().expect("a solution");
     let digit = |cell: usize| solution.get(cell).unwrap();
@@ -217,6 +220,7 @@ fn renban_and_whispers_lines_are_the_rules_built_by_hand() -> Result<(), Box<dyn
     run.sort_unstable();
     assert!(run.windows(2).all(|w| w[1] == w[0] + 1), "{run:?}");
     assert!(digit(36).abs_diff(digit(37)) >= 5 && digit(8).abs_diff(digit(17)) >= 4);
+    assert!(digit(53) <= digit(61) && digit(61) < digit(69));
     // Written back, the same rules.
     let link = lazydoku::format::f_puzzles_link(&board)?;
     assert_eq!(link.parse::<Board>()?.rules(), expected);

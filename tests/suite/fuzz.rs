@@ -227,8 +227,16 @@ fn equal_sums_hold(rules: &lazydoku::Rules, digit: &dyn Fn(usize) -> usize) -> b
 }
 
 /// The f-puzzles lines of cells the fuzzer draws along three cells.
-const LINES: [&str; 7] =
-    ["palindrome", "renban", "regionsumline", "zipperline", "doublearrow", "entropicline", "modularline"];
+const LINES: [&str; 8] = [
+    "palindrome",
+    "renban",
+    "regionsumline",
+    "zipperline",
+    "doublearrow",
+    "entropicline",
+    "modularline",
+    "slowthermometer",
+];
 
 /// The rules f-puzzles turns on by a flag.
 const FLAGS: [&str; 6] = ["diagonal+", "diagonal-", "antiknight", "antiking", "nonconsecutive", "disjointgroups"];

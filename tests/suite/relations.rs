@@ -13,9 +13,10 @@ fn digits(grid: &str) -> Vec<usize> {
 }
 
 /// A relation between cells `a` and `b` of `grid`, of a kind that `kind`
-/// picks: kinds 0 to 4 are read off the grid's digits there, so that the
-/// grid keeps them; kinds 5 to 9 are fixed relations that it may break;
-/// kinds 11 to 13 are negated ones the grid keeps, 14 to 16 fixed ones.
+/// picks: kinds 0 to 4 and 10 are read off the grid's digits there, so
+/// that the grid keeps them; kinds 5 to 9 and 17 are fixed relations that
+/// it may break; kinds 11 to 13 are negated ones the grid keeps, 14 to 16
+/// fixed ones.
 /// `None` where the grid's digits give no relation of that kind.
 fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Option<(usize, Relation, usize)> {
     let (x, y) = (grid[a], grid[b]);
@@ -31,6 +32,10 @@ fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Opt
         7 => Some((a, Relation::Ratio(2), b)),
         8 => Some((a, Relation::Sum(side + 1), b)),
         9 => Some((a, Relation::Apart(side / 2), b)),
+        // A slow thermometer's step, up or level.
+        10 if x <= y => Some((a, Relation::LessOrEqual, b)),
+        10 => Some((b, Relation::LessOrEqual, a)),
+        17 => Some((a, Relation::LessOrEqual, b)),
         // The negated dots and marks, read off the grid (kept) or fixed.
         11 if x.abs_diff(y) != 1 => Some((a, Relation::NotDifference(1), b)),
         12 if x != 2 * y && y != 2 * x => Some((a, Relation::NotRatio(2), b)),
@@ -69,7 +74,7 @@ proptest! {
         seed in 1..u64::MAX,
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.25), 36),
-        picks in prop::collection::vec((0..36usize, 0..36usize, 0..17u8), 0..10),
+        picks in prop::collection::vec((0..36usize, 0..36usize, 0..18u8), 0..10),
         thermometer in prop::option::of((0..36usize, prop::collection::vec(0..8usize, 1..6))),
     ) {
         let (br, bc) = if six { (2, 3) } else { (2, 2) };
@@ -282,7 +287,7 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,
-            "-:1:46: unknown relation \"more\"; use less, difference, ratio, sum, apart, not-difference, not-ratio or not-sum",
+            "-:1:46: unknown relation \"more\"; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio or not-sum",
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 16], "relation": "less"}]}"#,
@@ -338,4 +343,32 @@ fn german_whispers_keep_five_off_the_line_and_every_step_five_apart() {
     let with_line = String::from_utf8_lossy(&out.stdout).trim().parse::<usize>().unwrap();
     // Of the 288 4x4 grids, those whose first two digits are 1 and 4 either way.
     assert_eq!(with_line, 288 / 6);
+}
+
+#[test]
+fn slow_thermometers_step_up_or_level_and_come_in_json() {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_slow_thermometer(&[]), Err(RulesError::ThermometerLength { found: 0, side: 4 }));
+    assert_eq!(four().with_slow_thermometer(&[3, 2, 3]), Err(RulesError::RelatedToItself { cell: 3 }));
+    assert_eq!(four().with_slow_thermometer(&[16]), Err(RulesError::CellOutOfRange { cell: 16, cells: 16 }));
+    assert_eq!(four().with_slow_thermometer(&[5]), Ok(four()), "a bulb alone says nothing");
+    // Longer than the side: digits may stay level where no region holds two.
+    let long = four().with_slow_thermometer(&[0, 5, 10, 15, 14]).unwrap();
+    let solutions: Vec<Board> = Board::empty_with(&long).solutions().collect();
+    assert!(!solutions.is_empty());
+    for solution in &solutions {
+        let digits = [0, 5, 10, 15, 14].map(|c| solution.get(c).unwrap());
+        assert!(digits.windows(2).all(|w| w[0] <= w[1]), "{solution}");
+    }
+    // A step down is refused, in the relation's own words.
+    let step = four().with_slow_thermometer(&[0, 5]).unwrap();
+    let err = Board::empty_with(&step).place(0, 3).unwrap().place(5, 2).unwrap_err();
+    assert_eq!(err.to_string(), "2 cannot go at row 2, column 2: it must be no smaller than the 3 at row 1, column 1");
+    // JSON names it, with no value.
+    let json = r#"{"puzzle": "................", "relations": [{"cells": [0, 5], "relation": "less-or-equal"}]}"#;
+    let (board, _) = lazydoku::format::Parser::new().parse(json).unwrap();
+    assert_eq!(board.rules(), step);
+    let valued = json.replace(r#""less-or-equal""#, r#""less-or-equal", "value": 1"#);
+    let err = lazydoku::format::Parser::new().parse(&valued).unwrap_err().to_string();
+    assert!(err.contains(r#"the relation "less-or-equal" takes no "value""#), "{err}");
 }
