@@ -12,10 +12,7 @@ use super::engine::Engine;
 use super::relation::Related;
 use super::residual::{Cells, DigitMask, MAX_CELLS, Residual};
 use super::rules::SharedGeometry;
-use super::sum::{
-    LineRule, between_narrowed, classes_narrowed, contribution, digits_within, quadruple_narrowed, renban_narrowed,
-    sandwich_narrowed,
-};
+use super::sum::{contribution, digits_within};
 use super::{Contradiction, EMPTY, Geometry, SYMBOLS, Shape, digit_of, spare};
 
 /// The index (digit minus one) of a digit's bit.
@@ -542,40 +539,10 @@ impl General {
         let dirty = std::mem::take(&mut pending.dirty_lines);
         let mut changed = false;
         for k in members(&dirty) {
-            match &g.line_rules[k] {
-                LineRule::Sandwich { sum, cells } => {
-                    changed |= self.narrow_line(g, cells, pending, |cells, held, keep| {
-                        sandwich_narrowed(cells, *sum, g.full, held, keep)
-                    })?;
-                    continue;
-                }
-                LineRule::Between { line } => {
-                    changed |=
-                        self.narrow_line(g, line, pending, |line, held, keep| between_narrowed(line, held, keep))?;
-                    continue;
-                }
-                LineRule::Quadruple { cells, digits } => {
-                    changed |= self.narrow_line(g, cells, pending, |cells, held, keep| {
-                        quadruple_narrowed(cells, digits, held, keep)
-                    })?;
-                    continue;
-                }
-                LineRule::Classes { line, classes, .. } => {
-                    changed |= self.narrow_line(g, line, pending, |line, held, keep| {
-                        classes_narrowed(line, classes, held, keep)
-                    })?;
-                    continue;
-                }
-                LineRule::EqualSums { groups, .. } => {
-                    changed |= self.equal_sums(g, groups, pending)?;
-                    continue;
-                }
-                LineRule::Renban { line } => {
-                    changed |= self
-                        .narrow_line(g, line, pending, |line, held, keep| renban_narrowed(line, g.full, held, keep))?;
-                    continue;
-                }
-                LineRule::Total { .. } | LineRule::Arrow { .. } => {}
+            let rule = &g.line_rules[k];
+            if let Some(cells) = rule.narrowed_cells() {
+                changed |= self.narrow_line(g, cells, pending, |_, held, keep| rule.narrowed(g.full, held, keep))?;
+                continue;
             }
             let linear = &g.linear[k];
             let total = i64::from(linear.total);
@@ -605,51 +572,9 @@ impl General {
         Ok(changed)
     }
 
-    /// Groups of cells that add up to one sum: the sum lies within every
-    /// group's bounds (the least and greatest its cells' candidates add up
-    /// to), and each cell keeps the digits with which its group can still
-    /// make such a sum, again until none goes. Returns whether anything
-    /// was eliminated.
-    fn equal_sums(&mut self, g: &Geometry, groups: &[Vec<u16>], pending: &mut Pending) -> Result<bool, Contradiction> {
-        let bounds = |cands: &[u32], group: &[u16]| {
-            group.iter().fold((0, 0), |(low, high), &cell| {
-                let (a, b) = contribution(cands[usize::from(cell)], 1);
-                (low + a, high + b)
-            })
-        };
-        let mut changed = false;
-        loop {
-            let (low, high) = groups.iter().fold((i64::MIN, i64::MAX), |(low, high), group| {
-                let (a, b) = bounds(&self.cands, group);
-                (low.max(a), high.min(b))
-            });
-            if low > high {
-                return Err(self.fail(Conflict::Cell(groups[0][0])));
-            }
-            let mut narrowed = false;
-            for group in groups {
-                // Bounds from before this group's own narrowing are wider:
-                // what they keep is still a superset of what holds.
-                let (least, most) = bounds(&self.cands, group);
-                for &cell in group {
-                    let cell = usize::from(cell);
-                    let (own_least, own_most) = contribution(self.cands[cell], 1);
-                    // The others add `least - own_least` to `most - own_most`.
-                    let keep = digits_within(self.cands[cell], 1, low - (most - own_most), high - (least - own_least));
-                    narrowed |= self.keep_only(g, cell, keep, pending)?;
-                }
-            }
-            changed |= narrowed;
-            if !narrowed {
-                return Ok(changed);
-            }
-        }
-    }
-
-    /// A sandwich or a between line: each cell keeps the digits that
-    /// `narrowed` ([`sandwich_narrowed`], [`between_narrowed`]) says some
-    /// place of the line's ends supports, again until none goes. Returns
-    /// whether anything was eliminated.
+    /// A rule along a line kept by narrowing (`LineRule::narrowed`): each
+    /// cell keeps the digits that `narrowed` says the rule leaves it, again
+    /// until none goes. Returns whether anything was eliminated.
     fn narrow_line(
         &mut self,
         g: &Geometry,

@@ -1156,7 +1156,8 @@ impl Rules {
             return Err(RulesError::ShortLine { found: line.len(), least });
         }
         let groups = kind.groups(&line);
-        Ok(LineRule::EqualSums { kind, line, groups })
+        let cells = groups.concat();
+        Ok(LineRule::EqualSums { kind, line, groups, cells })
     }
 
     /// These rules with an entropic line: any three cells in a row along

@@ -887,8 +887,9 @@ impl Geometry {
                 }
             }
             for rule in &mut sums {
-                if let LineRule::EqualSums { kind: EqualSumKind::RegionSum, line, groups } = rule {
+                if let LineRule::EqualSums { kind: EqualSumKind::RegionSum, line, groups, cells } = rule {
                     *groups = segments(line, &region_of);
+                    *cells = groups.concat();
                 }
             }
         }

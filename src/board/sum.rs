@@ -36,7 +36,8 @@ pub(crate) enum LineRule {
     /// A line whose `groups` of cells (worked out from `line` by `kind`)
     /// add up to one sum each: a region sum line's segments, a zipper
     /// line's pairs around its middle, a double arrow's ends and middle.
-    EqualSums { kind: EqualSumKind, line: Vec<u16>, groups: Vec<Vec<u16>> },
+    /// `cells` are the groups' cells, group by group.
+    EqualSums { kind: EqualSumKind, line: Vec<u16>, groups: Vec<Vec<u16>>, cells: Vec<u16> },
     /// A line on which any three cells in a row hold digits of three
     /// different `classes` (digit masks): an entropic line's thirds of the
     /// digits, a modular line's remainders divided by 3.
@@ -83,6 +84,43 @@ impl EqualSumKind {
             EqualSumKind::DoubleArrow => vec![vec![line[0], line[n - 1]], line[1..n - 1].to_vec()],
         }
     }
+}
+
+/// The digits the cells of `groups`, which add up to one sum each, may
+/// keep (group by group, into `keep`), given every cell's candidates
+/// (`held`, a filled cell's digit as its one candidate): the sum lies
+/// within every group's bounds (the least and greatest its cells'
+/// candidates add up to), and each cell keeps the digits with which its
+/// group can still make such a sum. `None` when no sum is left.
+pub(crate) fn equal_sums_narrowed(
+    groups: &[Vec<u16>],
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let bounds = |group: &[u16]| {
+        group.iter().fold((0, 0), |(least, most), &cell| {
+            let (a, b) = contribution(held(usize::from(cell)), 1);
+            (least + a, most + b)
+        })
+    };
+    let (low, high) = groups.iter().fold((i64::MIN, i64::MAX), |(low, high), group| {
+        let (least, most) = bounds(group);
+        (low.max(least), high.min(most))
+    });
+    if low > high {
+        return None;
+    }
+    keep.clear();
+    for group in groups {
+        let (least, most) = bounds(group);
+        keep.extend(group.iter().map(|&cell| {
+            let mask = held(usize::from(cell));
+            let (own_least, own_most) = contribution(mask, 1);
+            // The others add `least - own_least` to `most - own_most`.
+            digits_within(mask, 1, low - (most - own_most), high - (least - own_least))
+        }));
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
 }
 
 /// The digits of each class of a line of classes on digits 1 to `side`:
@@ -197,6 +235,42 @@ impl LineRule {
             | LineRule::Classes { line: cells, .. }
             | LineRule::Quadruple { cells, .. } => cells.iter().chain(&[]).copied(),
             LineRule::Arrow { circle, shaft } => circle.iter().chain(shaft).copied(),
+        }
+    }
+
+    /// The cells of a rule kept by narrowing ([`LineRule::narrowed`]), in
+    /// the order its digits to keep follow; `None` for a sum or an arrow,
+    /// kept by their equation ([`LineRule::linear`]).
+    pub(crate) fn narrowed_cells(&self) -> Option<&[u16]> {
+        match self {
+            LineRule::Total { .. } | LineRule::Arrow { .. } => None,
+            LineRule::Sandwich { cells, .. }
+            | LineRule::Quadruple { cells, .. }
+            | LineRule::EqualSums { cells, .. }
+            | LineRule::Between { line: cells }
+            | LineRule::Renban { line: cells }
+            | LineRule::Classes { line: cells, .. } => Some(cells),
+        }
+    }
+
+    /// The digits each cell of [`LineRule::narrowed_cells`] may keep under
+    /// this rule, into `keep`, given every cell's candidates (`held`, a
+    /// filled cell's digit as its one candidate) on a board of digits
+    /// `full`; `None` when the rule cannot hold. A sum or an arrow keeps
+    /// every candidate here.
+    pub(crate) fn narrowed(&self, full: u32, held: &dyn Fn(usize) -> u32, keep: &mut SmallVec<[u32; 32]>) -> Option<()> {
+        match self {
+            LineRule::Sandwich { sum, cells } => sandwich_narrowed(cells, *sum, full, held, keep),
+            LineRule::Between { line } => between_narrowed(line, held, keep),
+            LineRule::Quadruple { cells, digits } => quadruple_narrowed(cells, digits, held, keep),
+            LineRule::Renban { line } => renban_narrowed(line, full, held, keep),
+            LineRule::Classes { line, classes, .. } => classes_narrowed(line, classes, held, keep),
+            LineRule::EqualSums { groups, .. } => equal_sums_narrowed(groups, held, keep),
+            LineRule::Total { .. } | LineRule::Arrow { .. } => {
+                keep.clear();
+                keep.extend(self.cells().map(|c| held(usize::from(c))));
+                Some(())
+            }
         }
     }
 
