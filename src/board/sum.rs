@@ -44,7 +44,10 @@ pub(crate) enum LineRule {
     Classes { kind: ClassLine, line: Vec<u16>, classes: [u32; 3] },
 }
 
-/// Which line of classes a [`LineRule::Classes`] is.
+/// Which line of classes a rule is: an entropic line
+/// ([`Rules::with_entropic_line`](crate::Rules::with_entropic_line)) or a
+/// modular line ([`Rules::with_modular_line`](crate::Rules::with_modular_line)),
+/// as [`Conflict::SameClass`](crate::Conflict::SameClass) names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ClassLine {
     /// An entropic line: any three cells in a row hold a digit of the
