@@ -261,7 +261,12 @@ impl LineRule {
     /// filled cell's digit as its one candidate) on a board of digits
     /// `full`; `None` when the rule cannot hold. A sum or an arrow keeps
     /// every candidate here.
-    pub(crate) fn narrowed(&self, full: u32, held: &dyn Fn(usize) -> u32, keep: &mut SmallVec<[u32; 32]>) -> Option<()> {
+    pub(crate) fn narrowed(
+        &self,
+        full: u32,
+        held: &dyn Fn(usize) -> u32,
+        keep: &mut SmallVec<[u32; 32]>,
+    ) -> Option<()> {
         match self {
             LineRule::Sandwich { sum, cells } => sandwich_narrowed(cells, *sum, full, held, keep),
             LineRule::Between { line } => between_narrowed(line, held, keep),

@@ -47,6 +47,11 @@ pub enum Technique {
     /// candidate that the other cells' least and greatest cannot make up
     /// the sum with goes.
     SumBounds,
+    /// Any other rule along a line (a sandwich, a between line, a
+    /// quadruple, a renban line, a region sum or zipper line, a double
+    /// arrow, an entropic or modular line): a candidate that no way of
+    /// keeping the rule with its cells' candidates leaves goes.
+    LineRules,
     /// Two cells of a region with the same two candidates.
     NakedPair,
     /// Two digits with the same two places in a region.
@@ -87,7 +92,7 @@ pub enum Technique {
 
 impl Technique {
     /// Every technique, in the order they are tried.
-    pub const ALL: [Technique; 26] = [
+    pub const ALL: [Technique; 27] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
@@ -98,6 +103,7 @@ impl Technique {
         Technique::NonConsecutive,
         Technique::Relation,
         Technique::SumBounds,
+        Technique::LineRules,
         Technique::NakedPair,
         Technique::HiddenPair,
         Technique::NakedTriple,
@@ -130,6 +136,7 @@ impl Technique {
             Technique::NonConsecutive => "Non-consecutive neighbours",
             Technique::Relation => "Related cells",
             Technique::SumBounds => "Sum bounds",
+            Technique::LineRules => "Line rules",
             Technique::NakedPair => "Naked pair",
             Technique::HiddenPair => "Hidden pair",
             Technique::NakedTriple => "Naked triple",
@@ -157,7 +164,7 @@ impl Technique {
         match self {
             Technique::FullHouse | Technique::NakedSingle => 4,
             Technique::HiddenSingle => 14,
-            Technique::CageCombination | Technique::Relation | Technique::SumBounds => 30,
+            Technique::CageCombination | Technique::Relation | Technique::SumBounds | Technique::LineRules => 30,
             Technique::InniesAndOuties => 40,
             Technique::Pointing | Technique::Claiming | Technique::NonConsecutive => 50,
             Technique::NakedPair => 60,
@@ -185,6 +192,7 @@ impl Technique {
             | Technique::NonConsecutive
             | Technique::Relation
             | Technique::SumBounds
+            | Technique::LineRules
             | Technique::NakedPair
             | Technique::HiddenPair
             | Technique::NakedTriple
@@ -238,6 +246,7 @@ impl Technique {
             Technique::NonConsecutive => neighbours::non_consecutive(grid),
             Technique::Relation => relations::related(grid),
             Technique::SumBounds => sums::bounds(grid),
+            Technique::LineRules => sums::lines(grid),
             Technique::NakedPair => subsets::naked(grid, 2),
             Technique::NakedTriple => subsets::naked(grid, 3),
             Technique::NakedQuad => subsets::naked(grid, 4),

@@ -991,3 +991,44 @@ fn entropic_and_modular_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles()
     assert!(reference > 0);
     Ok(())
 }
+
+#[test]
+fn explanations_take_every_other_line_by_its_narrowing() {
+    use lazydoku::explain::Technique;
+
+    // A renban of two cells holding a 1: the other holds 2.
+    let renban = Rules::new(Shape::new(2, 2)).with_renban(&[0, 5]).unwrap();
+    let board = renban.parse("1...............").unwrap();
+    let step = board.explain().find(|s| s.technique() == Technique::LineRules).expect("a line step");
+    assert_eq!(
+        step.to_string(),
+        "Line rules: r1c1 and r2c2 hold a run of consecutive digits, which leaves r2c2 only 2; so 3 and 4 out of r2c2."
+    );
+    // The first step of each rule's 6x6 board, empty or with a given:
+    // nothing else applies there. And the eliminations of its first steps
+    // each leave the board no solution with that digit in that cell.
+    let six = || Rules::new(Shape::new(2, 3));
+    let boards = [
+        (renban, "1..............."),
+        (six().with_entropic_line(&[0, 1, 2, 3]).unwrap(), "1"),
+        (six().with_modular_line(&[0, 7, 14]).unwrap(), "3"),
+        (six().with_zipper_line(&[0, 7, 14]).unwrap(), ""),
+        (six().with_double_arrow(&[0, 7, 14]).unwrap(), ""),
+        (six().with_region_sum_line(&[0, 1, 2, 3]).unwrap(), ""),
+        (six().with_between_line(&[0, 7, 14]).unwrap(), ""),
+        (six().with_quadruple(&[0, 1, 6, 7], &[3, 4, 5, 6]).unwrap(), ""),
+        (six().with_sandwich(14, &[0, 1, 2, 3, 4, 5]).unwrap(), ""),
+    ];
+    for (rules, givens) in boards {
+        let side = rules.shape().side();
+        let board = rules.parse(&format!("{givens}{}", ".".repeat(side * side - givens.len()))).unwrap();
+        let steps: Vec<_> = board.explain().take(4).collect();
+        assert_eq!(steps[0].technique(), Technique::LineRules, "{}", steps[0]);
+        for step in steps {
+            for (cell, digit) in step.eliminations() {
+                let kept = board.place(cell, digit).map_or(0, |b| b.count_solutions(1));
+                assert_eq!(kept, 0, "{step}");
+            }
+        }
+    }
+}
