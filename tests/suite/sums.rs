@@ -1032,3 +1032,46 @@ fn explanations_take_every_other_line_by_its_narrowing() {
         }
     }
 }
+
+#[test]
+fn the_command_line_generates_puzzles_on_the_rules_of_a_puzzle() {
+    // A JSON object's rules along lines, with each puzzle in JSON.
+    let rules = r#"{"puzzle": "....................................", "renbans": [[0, 7, 14]],
+        "entropic_lines": [[5, 10, 15, 20]], "zipper_lines": [[30, 31, 32, 33, 34]]}"#;
+    let out = common::run(&["generate", "--count", "3", "--seed", "4", "--format", "json", "--rules", rules], "");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let expected = Rules::new(Shape::new(2, 3))
+        .with_renban(&[0, 7, 14])
+        .unwrap()
+        .with_entropic_line(&[5, 10, 15, 20])
+        .unwrap()
+        .with_zipper_line(&[30, 31, 32, 33, 34])
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 3);
+    for line in text.lines() {
+        let (board, layout) = lazydoku::format::Parser::new().parse(line).unwrap();
+        assert_eq!(board.rules(), expected, "{line}");
+        assert_eq!(layout.renbans(), [vec![0, 7, 14]]);
+        assert!(board.is_unique(), "{line}");
+    }
+    // An f-puzzles link's rules, each puzzle a link of its own.
+    let link = lazydoku::format::f_puzzles_link(&Board::empty_with(&expected)).unwrap();
+    let out = common::run(&["generate", "--count", "2", "--seed", "4", "--format", "f-puzzles", "--rules", &link], "");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in text.lines() {
+        let board: Board = line.parse().unwrap();
+        assert_eq!(board.rules(), expected);
+        assert!(board.is_unique() && board.empty_cells() < 36, "{line}");
+    }
+    // Line output cannot hold the lines, and says so; other rule flags
+    // beside --rules, and a puzzle that cannot be read, are refused.
+    let out = common::run(&["generate", "--count", "1", "--rules", rules], "");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("have no way to write"), "{out:?}");
+    let out = common::run(&["generate", "--count", "1", "--x", "--rules", rules], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--rules brings the puzzle's every rule"));
+    let out = common::run(&["generate", "--count", "1", "--rules", r#"{"puzzle": "...", "renbans": [[0]]}"#], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("lazydoku: --rules: "), "{out:?}");
+}

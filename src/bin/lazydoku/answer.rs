@@ -765,7 +765,7 @@ pub fn f_puzzles_link(board: &Board) -> String {
 /// Says once on stderr that a JSON puzzle's extra regions and groups of
 /// distinct digits are left out of line and grid answers, which have no
 /// way to write them, so that nothing is dropped without a word.
-fn note_rules_left_out(layout: Option<&Layout>) {
+pub fn note_rules_left_out(layout: Option<&Layout>) {
     static NOTED: std::sync::Once = std::sync::Once::new();
     let brought = |layout: &Layout| {
         !layout.extra_regions().is_empty()
@@ -833,9 +833,13 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// `double_arrows`, `entropic_lines`, `modular_lines`, `even` and `odd`;
 /// and `rules`, the names.
 fn rules_fields(puzzle: &Puzzle) -> Vec<(&'static str, String)> {
-    let Some(layout) = &puzzle.layout else { return Vec::new() };
+    puzzle.layout.as_ref().map_or_else(Vec::new, |layout| layout_fields(&puzzle.board, layout))
+}
+
+/// The JSON members of [`rules_fields`] for `board` read with `layout`.
+pub fn layout_fields(board: &Board, layout: &Layout) -> Vec<(&'static str, String)> {
     let regions = layout.region_map().map(|map| ("regions", quote_str(map)));
-    let cages = layout.cage_map().map(|_| ("cages", cages_json(&puzzle.board.rules())));
+    let cages = layout.cage_map().map(|_| ("cages", cages_json(&board.rules())));
     let names = layout.rule_names().map(|names| ("rules", names_json(names)));
     let cell_lists = |lists: &[Vec<usize>]| {
         format!("[{}]", lists.iter().map(|cells| format!("[{}]", cells.iter().join(","))).join(","))

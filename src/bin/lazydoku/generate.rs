@@ -5,6 +5,7 @@ use std::io::Write;
 
 use itertools::Itertools;
 use lazydoku::Board;
+use lazydoku::format::Layout;
 use lazydoku::generate::Generator;
 use rayon::prelude::*;
 
@@ -23,6 +24,9 @@ pub struct Extras {
     pub hex: bool,
     /// The names of the rules the flags add, apart by commas.
     pub names: Option<String>,
+    /// The puzzle `--rules` read, and how it was laid out: its own rules
+    /// (lines, relations, ...) are written from it in JSON.
+    pub source: Option<(Board, Layout)>,
 }
 
 /// How many puzzles each thread makes between two writes: enough to keep
@@ -83,6 +87,47 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String
     let names = extras.names.as_deref();
     let symbols = |text: &str| if extras.hex { crate::answer::hexadecimal(text) } else { text.to_owned() };
     match format {
+        Format::Line | Format::Grid if extras.source.is_some() => {
+            crate::answer::note_rules_left_out(extras.source.as_ref().map(|(_, layout)| layout));
+            line_or_grid(puzzle, format, extras, (regions, cages, parity, names))
+        }
+        Format::Line | Format::Grid => line_or_grid(puzzle, format, extras, (regions, cages, parity, names)),
+        Format::FPuzzles => crate::answer::f_puzzles_link(puzzle),
+        Format::Json => {
+            let clues = puzzle.cells().flatten().count();
+            let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
+            if let Some((board, layout)) = &extras.source {
+                // Every rule of the puzzle --rules read, as it wrote them.
+                let members = crate::answer::layout_fields(board, layout);
+                let members = members.into_iter().map(|(name, value)| format!(",\"{name}\":{value}"));
+                return std::iter::once(head).chain(members).chain(std::iter::once("}".to_owned())).collect();
+            }
+            let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
+            let cages = extras.cages.then(|| format!(",\"cages\":{}", crate::answer::cages_json(&rules)));
+            let names = names.map(|names| format!(",\"rules\":{}", crate::answer::names_json(names)));
+            let parity = parity.map(|map| crate::answer::parity_json(&map));
+            std::iter::once(head)
+                .chain(regions)
+                .chain(cages)
+                .chain(parity)
+                .chain(names)
+                .chain(std::iter::once("}".to_owned()))
+                .collect()
+        }
+    }
+}
+
+/// The puzzle on a line, or as a grid, with the maps and names of
+/// `maps` (regions, cages, parity, rule names) after it or below it.
+fn line_or_grid(
+    puzzle: &Board,
+    format: Format,
+    extras: &Extras,
+    maps: (Option<String>, Option<String>, Option<String>, Option<&str>),
+) -> String {
+    let (regions, cages, parity, names) = maps;
+    let symbols = |text: &str| if extras.hex { crate::answer::hexadecimal(text) } else { text.to_owned() };
+    match format {
         Format::Line => std::iter::once(symbols(puzzle.as_str()))
             .chain(regions)
             .chain(cages)
@@ -98,21 +143,6 @@ fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String
                 .chain(names.map(|names| format!("rules {names}\n")));
             std::iter::once(symbols(&format!("{puzzle:#}"))).chain(below).collect()
         }
-        Format::FPuzzles => crate::answer::f_puzzles_link(puzzle),
-        Format::Json => {
-            let clues = puzzle.cells().flatten().count();
-            let head = format!("{{\"index\":{index},\"puzzle\":\"{}\",\"clues\":{clues}", symbols(puzzle.as_str()));
-            let regions = regions.map(|map| format!(",\"regions\":\"{map}\""));
-            let cages = extras.cages.then(|| format!(",\"cages\":{}", crate::answer::cages_json(&rules)));
-            let names = names.map(|names| format!(",\"rules\":{}", crate::answer::names_json(names)));
-            let parity = parity.map(|map| crate::answer::parity_json(&map));
-            std::iter::once(head)
-                .chain(regions)
-                .chain(cages)
-                .chain(parity)
-                .chain(names)
-                .chain(std::iter::once("}".to_owned()))
-                .collect()
-        }
+        Format::FPuzzles | Format::Json => unreachable!("written by render"),
     }
 }

@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use lazydoku::explain::Level;
-use lazydoku::format::Parser as PuzzleParser;
+use lazydoku::format::{Layout, Parser as PuzzleParser};
 use lazydoku::generate::{Generator, Symmetry};
 use lazydoku::search::Budget;
-use lazydoku::{Rules, Shape};
+use lazydoku::{Board, Rules, Shape};
 
 use answer::{Format, Order, Question, Settings, Task};
 use batch::Batch;
@@ -185,6 +185,12 @@ enum Command {
         /// With --even-odd: how many cells of each grid are marked (default: a quarter).
         #[arg(long, value_name = "N", requires = "even_odd")]
         marks: Option<usize>,
+        /// Puzzles on the rules of this puzzle, whatever they are (lines, relations, cages,
+        /// regions): a JSON object or an f-puzzles file or link, in a file or inline; its
+        /// givens are left out. `--format json` and `f-puzzles` write every rule with each
+        /// puzzle; line and grid output cannot hold rules along lines, and say so.
+        #[arg(long, value_name = "PUZZLE|FILE", conflicts_with_all = ["jigsaw", "killer", "even_odd"])]
+        rules: Option<String>,
         /// How to write puzzles.
         #[arg(long, value_enum, default_value_t = Format::Line)]
         format: Format,
@@ -528,17 +534,19 @@ fn main() -> ExitCode {
             killer,
             even_odd,
             marks,
+            rules,
             format,
             jobs,
             puzzle,
         }) => {
-            let mut generator = match generator_for(&puzzle) {
-                Ok(generator) => generator.seed(seed).symmetry(symmetry),
+            let (generator, source) = match generator_for(&puzzle, rules.as_deref()) {
+                Ok(found) => found,
                 Err(message) => {
                     say(&message);
                     return ExitCode::from(2);
                 }
             };
+            let mut generator = generator.seed(seed).symmetry(symmetry);
             if let Some(clues) = clues {
                 generator = generator.clues(clues);
             }
@@ -561,15 +569,7 @@ fn main() -> ExitCode {
                 };
             }
             let count = count.map(|n| u64::try_from(n).unwrap_or(u64::MAX));
-            // Each puzzle is written with all its rules, the maps given
-            // included, so that it reads back as itself on its own.
-            let extras = generate::Extras {
-                regions: jigsaw || puzzle.regions.is_some(),
-                cages: killer || puzzle.cages.is_some(),
-                parity: even_odd || puzzle.parity.is_some(),
-                hex: puzzle.hex,
-                names: puzzle.rule_names(),
-            };
+            let extras = extras_for(source, &puzzle, [jigsaw, killer, even_odd]);
             generate::run(&generator, count, threads(jobs, false), format, &extras)
         }
     };
@@ -700,7 +700,11 @@ fn threads(jobs: Option<usize>, quiet: bool) -> usize {
 /// A generator of the rules that the flags give: `--regions`, `--windoku`,
 /// `--anti-knight`, `--anti-king`, `--non-consecutive` and `--cages`, or
 /// `--shape` and `--x` alone (9x9 by default).
-fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
+fn generator_for(puzzle: &PuzzleArgs, source: Option<&str>) -> Result<(Generator, Option<(Board, Layout)>), String> {
+    if let Some(source) = source {
+        let (board, layout) = rules_of_puzzle(source, puzzle)?;
+        return Ok((Generator::new(board.rules()), Some((board, layout))));
+    }
     let rules = if let Some(rules) = puzzle.rules()? {
         rules
     } else {
@@ -717,7 +721,58 @@ fn generator_for(puzzle: &PuzzleArgs) -> Result<Generator, String> {
             rules.shape().side()
         ));
     }
-    Ok(Generator::new(rules))
+    Ok((Generator::new(rules), None))
+}
+
+/// What `generate` writes with each puzzle: all its rules, the maps given
+/// included (those of the puzzle `--rules` read, `source`, or of the
+/// flags, `made` saying which of jigsaw, killer and even-odd maps each
+/// puzzle gets), so that it reads back as itself on its own.
+fn extras_for(source: Option<(Board, Layout)>, puzzle: &PuzzleArgs, made: [bool; 3]) -> generate::Extras {
+    let [jigsaw, killer, even_odd] = made;
+    match source {
+        Some((board, layout)) => generate::Extras {
+            regions: layout.region_map().is_some(),
+            cages: layout.cage_map().is_some(),
+            parity: layout.parity_map().is_some(),
+            hex: puzzle.hex,
+            names: layout.rule_names().map(str::to_owned),
+            source: Some((board, layout)),
+        },
+        None => generate::Extras {
+            regions: jigsaw || puzzle.regions.is_some(),
+            cages: killer || puzzle.cages.is_some(),
+            parity: even_odd || puzzle.parity.is_some(),
+            hex: puzzle.hex,
+            names: puzzle.rule_names(),
+            source: None,
+        },
+    }
+}
+
+/// The puzzle `source` names for `generate --rules` (a file, or the puzzle
+/// itself), read as the command line reads puzzles, and how it was laid
+/// out. It brings every rule, so no other flag may add one.
+fn rules_of_puzzle(source: &str, puzzle: &PuzzleArgs) -> Result<(Board, Layout), String> {
+    if puzzle.regions.is_some()
+        || puzzle.cages.is_some()
+        || puzzle.parity.is_some()
+        || puzzle.shape.is_some()
+        || puzzle.x
+        || puzzle.windoku
+        || puzzle.rule_names().is_some()
+    {
+        return Err(
+            "--rules brings the puzzle's every rule and its shape; leave out the flags that add others".to_owned()
+        );
+    }
+    let (name, text) = if Path::new(source).is_file() {
+        (source.to_owned(), std::fs::read_to_string(source).map_err(|e| format!("{source}: {e}"))?)
+    } else {
+        ("--rules".to_owned(), source.to_owned())
+    };
+    let parser = PuzzleParser::new().hex(puzzle.hex);
+    parser.parse(text.trim()).map_err(|e| format!("{name}: {e}"))
 }
 
 /// `MIN-MAX`, or `MIN-` for no upper bound.
