@@ -65,7 +65,7 @@ proptest! {
         for (cell, &mask) in allowed.iter().enumerate() {
             prop_assert_eq!(rules.allowed_digits(cell).bits(), mask);
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         let units = common::classic_units(br, bc);
         let expected = common::brute_count_allowed(&puzzle, side, &units, &allowed, 20);
         let board = match rules.parse(&puzzle) {

@@ -149,6 +149,11 @@ pub fn brute_count_killer(
     count_from(&mut grid, side, limit, &ok)
 }
 
+/// `grid` with only the cells `keep` marks given, the rest empty.
+pub fn kept(grid: &str, keep: &[bool]) -> String {
+    grid.chars().zip(keep).map(|(c, &k)| if k { c } else { '.' }).collect()
+}
+
 /// Whether digits `a` and `b` of two related cells keep `relation`, as
 /// written out here rather than asked of the library.
 pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {

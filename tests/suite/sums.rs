@@ -118,6 +118,31 @@ fn agrees_under(
     Ok(())
 }
 
+/// Reads `json` (this crate's JSON object) and `f_puzzles` (the same
+/// rules in f-puzzles' JSON), both empty boards, as the rules `expected`;
+/// writes the board as an f-puzzles link and reads it back the same; and
+/// counts its solutions against [`backtrack`] with `may_hold`, which must
+/// find some. The JSON's layout, for its lists.
+fn reads_back_and_counts(
+    json: &str,
+    f_puzzles: &str,
+    expected: &Rules,
+    may_hold: &dyn Fn(&[usize]) -> bool,
+) -> Result<lazydoku::format::Layout, Box<dyn std::error::Error>> {
+    let shape = expected.shape();
+    let (board, layout) = lazydoku::format::Parser::new().shape(shape).parse(json)?;
+    assert_eq!(board.rules(), *expected);
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), *expected);
+    assert_eq!(f_puzzles.parse::<Board>()?.rules(), *expected);
+    let side = shape.side();
+    let units = common::classic_units(shape.box_rows(), shape.box_cols());
+    let reference = backtrack(&".".repeat(side * side), side, &units, 5000, may_hold);
+    assert_eq!(board.count_solutions(5000), reference);
+    assert!(reference > 0);
+    Ok(layout)
+}
+
 /// A sum or an arrow made from `pick`, on the cells of `walk` (distinct,
 /// at least two): read off `grid`'s digits (so the grid keeps it) or, for
 /// odd `pick`, one more than that (so it may not hold).
@@ -200,7 +225,7 @@ proptest! {
                 Err(e) => return Err(TestCaseError::fail(format!("{line:?}: {e}"))),
             }
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         let units = common::classic_units(br, bc);
         let expected = brute_count(&puzzle, side, &units, &lines, 20);
         let board = match rules.parse(&puzzle) {
@@ -438,7 +463,7 @@ proptest! {
                 Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
             }
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         agrees_under(&rules, &puzzle, side, &units, &|grid| sandwiches_hold(grid, side, &sandwiches))?;
     }
 }
@@ -510,7 +535,7 @@ proptest! {
             rules = rules.with_between_line(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
             lines.push(line);
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         agrees_under(&rules, &puzzle, side, &units, &|grid| between_holds(grid, &lines))?;
     }
 }
@@ -528,19 +553,11 @@ fn between_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<()
     assert!(placed.place(20, 9).is_ok());
     // JSON and f-puzzles bring it and write it back.
     let json = r#"{"puzzle": "................", "between_lines": [[0, 5, 10, 15]]}"#;
-    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
-    assert_eq!(layout.between_lines(), [vec![0, 5, 10, 15]]);
-    assert_eq!(board.rules(), Rules::new(Shape::new(2, 2)).with_between_line(&[0, 5, 10, 15])?);
-    let link = lazydoku::format::f_puzzles_link(&board)?;
-    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
     let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"betweenline":[{"lines":[["R1C1","R2C2","R3C3","R4C4"]]}]}"#;
-    assert_eq!(f_puzzles.parse::<Board>()?.rules(), board.rules());
-    // The count against the backtracking reference's.
-    let units = common::classic_units(2, 2);
+    let expected = Rules::new(Shape::new(2, 2)).with_between_line(&[0, 5, 10, 15])?;
     let diagonal = [vec![0, 5, 10, 15]];
-    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| between_holds(grid, &diagonal));
-    assert_eq!(board.count_solutions(1000), reference);
-    assert!(reference > 0);
+    let layout = reads_back_and_counts(json, f_puzzles, &expected, &|grid| between_holds(grid, &diagonal))?;
+    assert_eq!(layout.between_lines(), diagonal);
     Ok(())
 }
 
@@ -580,7 +597,7 @@ proptest! {
             rules = rules.with_quadruple(&cells, &digits).map_err(|e| TestCaseError::fail(format!("{cells:?}: {e}")))?;
             quadruples.push((cells, digits));
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         let may_hold = |grid: &[usize]| quadruples.iter().all(|(cells, digits)| quadruple_may_hold(grid, cells, digits));
         agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
     }
@@ -665,7 +682,7 @@ proptest! {
             rules = rules.with_renban(&line).map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
             lines.push(line);
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         agrees_under(&rules, &puzzle, side, &units, &|grid| renban_may_hold(grid, &lines))?;
     }
 }
@@ -697,19 +714,11 @@ fn renban_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(),
     assert_eq!(settled.get(20), Some(6));
     // JSON, f-puzzles (renban and whispers lines) bring them and write them back.
     let json = r#"{"puzzle": "................", "renbans": [[0, 5, 10], [3, 6]]}"#;
-    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
-    assert_eq!(layout.renbans(), [vec![0, 5, 10], vec![3, 6]]);
-    assert_eq!(board.rules(), four().with_renban(&[3, 6])?.with_renban(&[0, 5, 10])?);
-    let link = lazydoku::format::f_puzzles_link(&board)?;
-    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
     let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"renban":[{"lines":[["R1C1","R2C2","R3C3"]]},{"lines":[["R1C4","R2C3"]]}]}"#;
-    assert_eq!(f_puzzles.parse::<Board>()?.rules(), board.rules());
-    // The count against the backtracking reference's.
-    let units = common::classic_units(2, 2);
+    let expected = four().with_renban(&[3, 6])?.with_renban(&[0, 5, 10])?;
     let lines = [vec![0, 5, 10], vec![3, 6]];
-    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| renban_may_hold(grid, &lines));
-    assert_eq!(board.count_solutions(1000), reference);
-    assert!(reference > 0);
+    let layout = reads_back_and_counts(json, f_puzzles, &expected, &|grid| renban_may_hold(grid, &lines))?;
+    assert_eq!(layout.renbans(), lines);
     Ok(())
 }
 
@@ -804,7 +813,7 @@ proptest! {
             .map_err(|e| TestCaseError::fail(format!("{line:?}: {e}")))?;
             all_groups.push(equal_groups(*kind, &line, br, bc));
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         agrees_under(&rules, &puzzle, side, &units, &|grid| equal_may_hold(grid, side, &all_groups))?;
     }
 }
@@ -850,26 +859,17 @@ fn lines_of_equal_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Res
     // JSON and f-puzzles bring each kind and write it back.
     let json = r#"{"puzzle": "................", "region_sum_lines": [[0, 1, 2, 3]], "zipper_lines": [[4, 8, 12]],
         "double_arrows": [[3, 7, 11]]}"#;
-    let (board, layout) = lazydoku::format::Parser::new().parse(json)?;
-    assert_eq!(layout.region_sum_lines(), [vec![0, 1, 2, 3]]);
-    assert_eq!(layout.zipper_lines(), [vec![4, 8, 12]]);
-    assert_eq!(layout.double_arrows(), [vec![3, 7, 11]]);
     let expected =
         four().with_region_sum_line(&[0, 1, 2, 3])?.with_zipper_line(&[4, 8, 12])?.with_double_arrow(&[3, 7, 11])?;
-    assert_eq!(board.rules(), expected);
-    let link = lazydoku::format::f_puzzles_link(&board)?;
-    assert_eq!(link.parse::<Board>()?.rules(), expected);
     let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
         "regionsumline":[{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}],"zipperline":[{"lines":[["R2C1","R3C1","R4C1"]]}],
         "doublearrow":[{"lines":[["R1C4","R2C4","R3C4"]]}]}"#;
-    assert_eq!(f_puzzles.parse::<Board>()?.rules(), expected);
-    // The count against the backtracking reference's.
-    let units = common::classic_units(2, 2);
     let groups =
         [equal_groups(0, &[0, 1, 2, 3], 2, 2), equal_groups(1, &[4, 8, 12], 2, 2), equal_groups(2, &[3, 7, 11], 2, 2)];
-    let reference = backtrack(&".".repeat(16), 4, &units, 1000, &|grid| equal_may_hold(grid, 4, &groups));
-    assert_eq!(board.count_solutions(1000), reference);
-    assert!(reference > 0);
+    let layout = reads_back_and_counts(json, f_puzzles, &expected, &|grid| equal_may_hold(grid, 4, &groups))?;
+    assert_eq!(layout.region_sum_lines(), [vec![0, 1, 2, 3]]);
+    assert_eq!(layout.zipper_lines(), [vec![4, 8, 12]]);
+    assert_eq!(layout.double_arrows(), [vec![3, 7, 11]]);
     Ok(())
 }
 
@@ -929,7 +929,7 @@ proptest! {
                 kept.push((line, remainder));
             }
         }
-        let puzzle: String = grid_text.chars().zip(&keep).map(|(c, &k)| if k { c } else { '.' }).collect();
+        let puzzle = common::kept(&grid_text, &keep);
         agrees_under(&rules, &puzzle, side, &units, &|grid| classes_may_hold(grid, &kept, side))?;
     }
 }
@@ -970,25 +970,16 @@ fn entropic_and_modular_lines_say_what_is_wrong_and_come_in_json_and_f_puzzles()
     // JSON and f-puzzles bring them and write them back.
     let json = r#"{"puzzle": "....................................",
         "entropic_lines": [[0, 1, 2, 3]], "modular_lines": [[6, 12, 18]]}"#;
-    let (board, layout) = lazydoku::format::Parser::new().shape(Shape::new(2, 3)).parse(json)?;
-    assert_eq!(layout.entropic_lines(), [vec![0, 1, 2, 3]]);
-    assert_eq!(layout.modular_lines(), [vec![6, 12, 18]]);
     let expected = Rules::new(Shape::new(2, 3)).with_entropic_line(&[0, 1, 2, 3])?.with_modular_line(&[6, 12, 18])?;
-    assert_eq!(board.rules(), expected);
-    let link = lazydoku::format::f_puzzles_link(&board)?;
-    assert_eq!(link.parse::<Board>()?.rules(), expected);
     let row = "[{},{},{},{},{},{}]";
     let f_puzzles = format!(
         r#"{{"size":6,"grid":[{row},{row},{row},{row},{row},{row}],
         "entropicline":[{{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}}],"modularline":[{{"lines":[["R2C1","R3C1","R4C1"]]}}]}}"#
     );
-    assert_eq!(f_puzzles.parse::<Board>()?.rules(), expected);
-    // The count against the backtracking reference's.
-    let units = common::classic_units(2, 3);
     let lines: [ClassedLine; 2] = [(vec![0, 1, 2, 3], third), (vec![6, 12, 18], remainder)];
-    let reference = backtrack(&".".repeat(36), 6, &units, 5000, &|grid| classes_may_hold(grid, &lines, 6));
-    assert_eq!(board.count_solutions(5000), reference);
-    assert!(reference > 0);
+    let layout = reads_back_and_counts(json, &f_puzzles, &expected, &|grid| classes_may_hold(grid, &lines, 6))?;
+    assert_eq!(layout.entropic_lines(), [vec![0, 1, 2, 3]]);
+    assert_eq!(layout.modular_lines(), [vec![6, 12, 18]]);
     Ok(())
 }
 
