@@ -287,6 +287,12 @@ impl fmt::Display for SumMismatch {
                 f,
                 "a sandwich whose digits between its smallest and its largest add up to {found}, not its clue of {sum}"
             ),
+            SumKind::XSum => {
+                write!(
+                    f,
+                    "an X-sum whose first digits, as many as the first says, add up to {found}, not its clue of {sum}"
+                )
+            }
             SumKind::RegionSum => {
                 write!(f, "a region sum line whose segments add up to {sum} and {found}, not one sum")
             }
@@ -344,6 +350,9 @@ pub enum SumKind {
     Arrow,
     /// A sandwich sum ([`Rules::with_sandwich`](crate::Rules::with_sandwich)).
     Sandwich,
+    /// An X-sum ([`Rules::with_x_sum`](crate::Rules::with_x_sum)): its
+    /// clue, and what its first digits add up to.
+    XSum,
     /// A region sum line
     /// ([`Rules::with_region_sum_line`](crate::Rules::with_region_sum_line)):
     /// its first segment's sum, and another's.

@@ -1291,18 +1291,74 @@ impl Rules {
         Ok(LineRule::Between { line })
     }
 
+    /// These rules with an X-sum: along `cells`, one region's cells from
+    /// the clue's side (a row from the left, say), the first `x` digits add
+    /// up to `sum`, where `x` is the first digit.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// [`RulesError::XSumLine`] for cells that are not one region's, and
+    /// [`RulesError::ImpossibleXSum`] for a sum no first digits can make.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, RulesError, Shape};
+    ///
+    /// // The first row of a 4x4 board read from the left: an X-sum of 10
+    /// // is all four digits, so its first digit is 4.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_x_sum(10, &[0, 1, 2, 3])?;
+    /// assert!(Board::empty_with(&rules).solutions().all(|s| s.get(0) == Some(4)));
+    /// assert_eq!(rules.x_sums().collect::<Vec<_>>(), [(10, vec![0, 1, 2, 3])]);
+    /// assert_eq!(
+    ///     Rules::new(Shape::new(2, 2)).with_x_sum(11, &[0, 1, 2, 3]),
+    ///     Err(RulesError::ImpossibleXSum { sum: 11, side: 4 })
+    /// );
+    /// # Ok::<(), RulesError>(())
+    /// ```
+    pub fn with_x_sum(self, sum: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_x_sum(sum, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every X-sum of [`Rules::with_x_sum`]: its sum and its cells, from the
+    /// clue's side.
+    pub fn x_sums(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::XSum { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_x_sum`], checked against these rules.
+    pub(crate) fn checked_x_sum(&self, sum: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        if !self.is_region(&line) {
+            return Err(RulesError::XSumLine { cells: cells.to_vec() });
+        }
+        // One digit 1 at least, all of them at most.
+        if sum == 0 || sum > side * (side + 1) / 2 {
+            return Err(RulesError::ImpossibleXSum { sum, side });
+        }
+        Ok(LineRule::XSum { sum, cells: line })
+    }
+
+    /// Whether `cells` are the cells of one region, in any order.
+    fn is_region(&self, cells: &[u16]) -> bool {
+        let mut sorted = cells.to_vec();
+        sorted.sort_unstable();
+        self.geometry.units().any(|unit| {
+            let mut unit = unit.to_vec();
+            unit.sort_unstable();
+            unit == sorted
+        })
+    }
+
     /// The sum rule of [`Rules::with_sandwich`], checked against these rules.
     pub(crate) fn checked_sandwich(&self, sum: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
         let line = self.sum_cells(cells)?;
-        let mut sorted = line.clone();
-        sorted.sort_unstable();
-        let is_region = self.geometry.units().any(|unit| {
-            let mut unit = unit.to_vec();
-            unit.sort_unstable();
-            unit == sorted
-        });
-        if !is_region {
+        if !self.is_region(&line) {
             return Err(RulesError::SandwichLine { cells: cells.to_vec() });
         }
         // The digits between the ends are 2 to side - 1 at most.
@@ -1781,6 +1837,20 @@ pub enum RulesError {
         /// The board's side.
         side: usize,
     },
+    /// An X-sum ([`Rules::with_x_sum`]) along cells that are not one
+    /// region's.
+    XSumLine {
+        /// The cells given.
+        cells: Vec<usize>,
+    },
+    /// An X-sum ([`Rules::with_x_sum`]) that no first digits make: 0, or
+    /// more than every digit adds up to.
+    ImpossibleXSum {
+        /// The sum asked for.
+        sum: usize,
+        /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
     /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
     /// more digits than cells.
     QuadrupleSize {
@@ -1834,6 +1904,7 @@ pub enum RulesError {
 }
 
 impl fmt::Display for RulesError {
+    #[expect(clippy::too_many_lines, reason = "one sentence per error, in one place")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             RulesError::LabelCount { found, expected: Some(cells) } => {
@@ -1908,6 +1979,16 @@ impl fmt::Display for RulesError {
             RulesError::NoThirds { side } => {
                 write!(f, "an entropic line splits the digits into thirds, and the digits 1 to {side} do not split so")
             }
+            RulesError::XSumLine { ref cells } => write!(
+                f,
+                "an X-sum runs along one region from the clue's side, and cells {} are not one region's",
+                cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            RulesError::ImpossibleXSum { sum, side } => write!(
+                f,
+                "no X-sum adds up to {sum}: its first digits add up to 1 to {} on digits 1 to {side}",
+                side * (side + 1) / 2
+            ),
             RulesError::QuadrupleSize { cells, digits } => write!(
                 f,
                 "a quadruple has {cells} cells and {digits} digits; it needs a cell and a digit, and no more digits than cells"

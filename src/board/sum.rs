@@ -24,6 +24,9 @@ pub(crate) enum LineRule {
     /// The digits of `cells` (a region, in order along it) between its
     /// smallest digit (1) and its largest (the side) add up to `sum`.
     Sandwich { sum: usize, cells: Vec<u16> },
+    /// An X-sum: the first `x` digits of `cells` (a region, from the
+    /// clue's side), where `x` is the first digit, add up to `sum`.
+    XSum { sum: usize, cells: Vec<u16> },
     /// The digits of `line`'s cells between its two ends lie strictly
     /// between the ends' digits.
     Between { line: Vec<u16> },
@@ -232,6 +235,7 @@ impl LineRule {
         match self {
             LineRule::Total { cells, .. }
             | LineRule::Sandwich { cells, .. }
+            | LineRule::XSum { cells, .. }
             | LineRule::Between { line: cells }
             | LineRule::Renban { line: cells }
             | LineRule::EqualSums { line: cells, .. }
@@ -248,6 +252,7 @@ impl LineRule {
         match self {
             LineRule::Total { .. } | LineRule::Arrow { .. } => None,
             LineRule::Sandwich { cells, .. }
+            | LineRule::XSum { cells, .. }
             | LineRule::Quadruple { cells, .. }
             | LineRule::EqualSums { cells, .. }
             | LineRule::Between { line: cells }
@@ -269,6 +274,7 @@ impl LineRule {
     ) -> Option<()> {
         match self {
             LineRule::Sandwich { sum, cells } => sandwich_narrowed(cells, *sum, full, held, keep),
+            LineRule::XSum { sum, cells } => x_sum_narrowed(cells, *sum, held, keep),
             LineRule::Between { line } => between_narrowed(line, held, keep),
             LineRule::Quadruple { cells, digits } => quadruple_narrowed(cells, digits, held, keep),
             LineRule::Renban { line } => renban_narrowed(line, full, held, keep),
@@ -288,6 +294,7 @@ impl LineRule {
     pub(crate) fn linear(&self) -> Linear {
         match self {
             LineRule::Sandwich { .. }
+            | LineRule::XSum { .. }
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
             | LineRule::Renban { .. }
@@ -377,10 +384,18 @@ impl LineRule {
                 let (from, to) = (ends.0.min(ends.1), ends.0.max(ends.1));
                 (*wanted, digits[from + 1..to].iter().map(|&d| usize::from(d)).sum())
             }
+            LineRule::XSum { sum: wanted, cells } => {
+                // Broken once the first digit and the cells it counts hold
+                // digits, whatever the rest hold.
+                let first = digit(usize::from(*cells.first()?))?;
+                let counted = cells.get(..usize::from(first)).unwrap_or(cells);
+                (*wanted, counted.iter().map(|&c| digit(usize::from(c)).map(usize::from)).sum::<Option<usize>>()?)
+            }
         };
         let kind = match self {
             LineRule::Arrow { .. } => SumKind::Arrow,
             LineRule::Sandwich { .. } => SumKind::Sandwich,
+            LineRule::XSum { .. } => SumKind::XSum,
             LineRule::Total { .. }
             | LineRule::Between { .. }
             | LineRule::Quadruple { .. }
@@ -492,17 +507,10 @@ pub(crate) fn sandwich_narrowed(
             if masks.iter().enumerate().any(|(k, &m)| k != a && k != b && m & !ends == 0) {
                 continue;
             }
-            // The cells between hold distinct digits (the line is a region):
-            // each cell's own least and greatest, or the union's, whichever
-            // is tighter.
-            let inner = &masks[a + 1..b];
-            let union = inner.iter().fold(0, |u, &m| u | m) & !ends;
-            let (smallest, largest) = inner.iter().fold((0, 0), |(smallest, largest), &m| {
-                let (x, y) = contribution(m & !ends, 1);
-                (smallest + x, largest + y)
-            });
-            let Some((low, high)) = extremes(union, inner.len()) else { continue };
-            if !(smallest.max(low)..=largest.min(high)).contains(&sum) {
+            // The cells between hold distinct digits (the line is a region).
+            let inner: SmallVec<[u32; 32]> = masks[a + 1..b].iter().map(|&m| m & !ends).collect();
+            let mut inner_keep: SmallVec<[u32; 32]> = SmallVec::from_elem(0, inner.len());
+            if !distinct_sum(&inner, sum, &mut inner_keep) {
                 continue;
             }
             keep[a] |= first_keeps;
@@ -510,18 +518,71 @@ pub(crate) fn sandwich_narrowed(
             for k in (0..a).chain(b + 1..masks.len()) {
                 keep[k] |= masks[k] & !ends;
             }
-            for k in a + 1..b {
-                let own = masks[k] & !ends;
-                let (x, y) = contribution(own, 1);
-                for bit in bits(own) {
-                    let digit = i64::from(bit.trailing_zeros() + 1);
-                    // The others: distinct, and none of them this digit.
-                    let Some((low, high)) = extremes(union & !bit, inner.len() - 1) else { continue };
-                    if (smallest - x).max(low) <= sum - digit && sum - digit <= (largest - y).min(high) {
-                        keep[k] |= bit;
-                    }
-                }
+            for (k, &kept) in (a + 1..b).zip(&inner_keep) {
+                keep[k] |= kept;
             }
+        }
+    }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
+/// Whether cells with candidates `masks`, holding distinct digits, can
+/// add up to `sum`, by bounds: each cell's own least and greatest, or the
+/// union's, whichever is tighter. If they can, each cell's digits that
+/// leave the others able to make up the rest go into its `keep`.
+fn distinct_sum(masks: &[u32], sum: i64, keep: &mut [u32]) -> bool {
+    let union = masks.iter().fold(0, |u, &m| u | m);
+    let (smallest, largest) = masks.iter().fold((0, 0), |(smallest, largest), &m| {
+        let (x, y) = contribution(m, 1);
+        (smallest + x, largest + y)
+    });
+    let Some((low, high)) = extremes(union, masks.len()) else { return false };
+    if !(smallest.max(low)..=largest.min(high)).contains(&sum) {
+        return false;
+    }
+    for (&own, kept) in masks.iter().zip(keep.iter_mut()) {
+        let (x, y) = contribution(own, 1);
+        for bit in bits(own) {
+            let digit = i64::from(bit.trailing_zeros() + 1);
+            // The others: distinct, and none of them this digit.
+            let Some((low, high)) = extremes(union & !bit, masks.len() - 1) else { continue };
+            if (smallest - x).max(low) <= sum - digit && sum - digit <= (largest - y).min(high) {
+                *kept |= bit;
+            }
+        }
+    }
+    true
+}
+
+/// The digits an X-sum's cells (a region, from the clue's side) may keep,
+/// given every cell's candidates (`held`, a filled cell's digit as its
+/// one candidate), into `keep`: for each digit `x` the first cell may
+/// hold, with the next `x - 1` cells able to make up the rest of `sum` as
+/// distinct digits, the first cell keeps `x`, those cells the digits that
+/// fit, and the cells past them any digit but `x`. `None` when no first
+/// digit is left.
+pub(crate) fn x_sum_narrowed(
+    cells: &[u16],
+    sum: usize,
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    let masks: SmallVec<[u32; 32]> = cells.iter().map(|&c| held(usize::from(c))).collect();
+    keep.clear();
+    keep.resize(cells.len(), 0);
+    let sum = i64::try_from(sum).unwrap_or(i64::MAX);
+    for bit in bits(masks[0]) {
+        let count = bit.trailing_zeros() as usize + 1;
+        let Some(counted) = masks.get(1..count) else { continue };
+        let inner: SmallVec<[u32; 32]> = counted.iter().map(|&m| m & !bit).collect();
+        let rest = sum - i64::try_from(count).unwrap_or(i64::MAX);
+        let fits = if inner.is_empty() { rest == 0 } else { distinct_sum(&inner, rest, &mut keep[1..count]) };
+        if !fits {
+            continue;
+        }
+        keep[0] |= bit;
+        for k in count..masks.len() {
+            keep[k] |= masks[k] & !bit;
         }
     }
     keep.iter().all(|&k| k != 0).then_some(())

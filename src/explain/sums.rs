@@ -90,6 +90,9 @@ fn rule_in_words(grid: &Grid, rule: &LineRule) -> String {
         LineRule::Sandwich { sum, .. } => {
             format!("along {names}, the digits between the smallest and the largest add up to {sum}")
         }
+        LineRule::XSum { sum, .. } => {
+            format!("along {names}, the first digits, as many as the first one says, add up to {sum}")
+        }
         LineRule::Between { .. } => format!("the middle of the between line {names} lies between its ends"),
         LineRule::Quadruple { digits: wanted, .. } => {
             format!("{names} hold {}", list(wanted.iter().map(|&d| symbol(d))))
@@ -133,6 +136,7 @@ fn reason(grid: &Grid, rule: &LineRule, cell: usize, held: &impl Fn(usize) -> u3
         // equal sums or of classes has no equation, so no bounds step
         // reaches it.
         LineRule::Sandwich { .. }
+        | LineRule::XSum { .. }
         | LineRule::Between { .. }
         | LineRule::Quadruple { .. }
         | LineRule::Renban { .. }

@@ -369,6 +369,9 @@ pub(super) struct PuzzleObject {
     /// Each sandwich of `sandwiches` (as [`Rules::with_sandwich`] takes it:
     /// the sum and the cells), with its line and column.
     pub(super) sandwiches: Vec<PlacedSum>,
+    /// Each X-sum of `x_sums` (as [`Rules::with_x_sum`] takes it: the sum
+    /// and the cells from the clue's side), with its line and column.
+    pub(super) x_sums: Vec<PlacedSum>,
     /// Each line of `between_lines` (as [`Rules::with_between_line`] takes
     /// it, its ends first and last), with its line and column.
     pub(super) between_lines: Vec<(Vec<usize>, (usize, usize))>,
@@ -412,6 +415,7 @@ impl PuzzleObject {
             .or(self.sums.first().map(|(_, at)| *at))
             .or(self.arrows.first().map(|(_, at)| *at))
             .or(self.sandwiches.first().map(|(_, at)| *at))
+            .or(self.x_sums.first().map(|(_, at)| *at))
             .or(first(&self.between_lines))
             .or(self.quadruples.first().map(|(_, at)| *at))
             .or(first(&self.renbans))
@@ -444,7 +448,7 @@ impl PuzzleObject {
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
         let (mut sandwiches, mut between_lines, mut quadruples, mut renbans) = (None, None, None, None);
         let (mut region_sum_lines, mut zipper_lines, mut double_arrows) = (None, None, None);
-        let (mut entropic_lines, mut modular_lines) = (None, None);
+        let (mut entropic_lines, mut modular_lines, mut x_sums) = (None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -487,10 +491,14 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "sums" | "sandwiches" => {
+                    "sums" | "sandwiches" | "x_sums" => {
                         let mut list = Vec::new();
                         r.array(|r| r.sum_line(&mut list))?;
-                        let slot = if key == "sums" { &mut sums } else { &mut sandwiches };
+                        let slot = match key {
+                            "sums" => &mut sums,
+                            "sandwiches" => &mut sandwiches,
+                            _ => &mut x_sums,
+                        };
                         if slot.replace(list).is_some() {
                             return Err(twice(r));
                         }
@@ -572,6 +580,7 @@ impl PuzzleObject {
             sums: sums.unwrap_or_default(),
             arrows: arrows.unwrap_or_default(),
             sandwiches: sandwiches.unwrap_or_default(),
+            x_sums: x_sums.unwrap_or_default(),
             between_lines: between_lines.unwrap_or_default(),
             quadruples: quadruples.unwrap_or_default(),
             renbans: renbans.unwrap_or_default(),

@@ -5,7 +5,7 @@
 //! A puzzle is translated into this crate's own JSON object (a `puzzle`
 //! line, `regions`, `cages`, `rules`, `extra_regions`, `distinct_groups`,
 //! `thermometers`, `relations`, `even`, `odd`, `sums`, `arrows`,
-//! `sandwiches`, `between_lines`, `quadruples`, `renbans`,
+//! `sandwiches`, `x_sums`, `between_lines`, `quadruples`, `renbans`,
 //! `region_sum_lines`, `zipper_lines`, `double_arrows`, `entropic_lines`
 //! and `modular_lines`), which
 //! the parser then reads as it reads any object. A constraint that these
@@ -556,6 +556,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut x_sums = Vec::new();
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -603,7 +604,8 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
             "arrow" => arrows.extend(items(&mut r, &grid)?.into_iter().map(arrow_of)),
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
-            "sandwichsum" => sandwiches.extend(sandwich_clues(&mut r, &grid)?),
+            "sandwichsum" => sandwiches.extend(outside_clues(&mut r, &grid, "a sandwich", false)?),
+            "xsum" => x_sums.extend(outside_clues(&mut r, &grid, "an X-sum", true)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
             "renban" | "regionsumline" | "zipperline" | "doublearrow" | "entropicline" | "modularline" => {
                 let lines = match key.as_str() {
@@ -839,12 +841,12 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             .collect();
         let _ = write!(out, ", \"quadruples\": [{}]", objects.join(", "));
     }
-    if !sandwiches.is_empty() {
-        let objects: Vec<String> = sandwiches
-            .iter()
-            .map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells)))
-            .collect();
-        let _ = write!(out, ", \"sandwiches\": [{}]", objects.join(", "));
+    for (name, clues) in [("sandwiches", &sandwiches), ("x_sums", &x_sums)] {
+        if !clues.is_empty() {
+            let objects: Vec<String> =
+                clues.iter().map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells))).collect();
+            let _ = write!(out, ", \"{name}\": [{}]", objects.join(", "));
+        }
     }
     if !arrows.is_empty() {
         let objects: Vec<String> = arrows
@@ -943,11 +945,18 @@ fn named_place(name: &str) -> Option<(isize, isize)> {
     Some((row.parse().ok()?, column.parse().ok()?))
 }
 
-/// The sandwich clues of a `sandwichsum` array, each as its sum and the
-/// cells of its row or column, in order: a clue above or below the grid
-/// (row 0, or the row after the last) is its column's, one left or right
-/// of it its row's. A clue without a value gives nothing.
-fn sandwich_clues(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<SumCells>, (usize, usize, String)> {
+/// The clues outside the grid of a `sandwichsum` or `xsum` array (`what`
+/// names one in errors), each as its sum and the cells of its row or
+/// column: a clue above or below the grid (row 0, or the row after the
+/// last) is its column's, one left or right of it its row's. A sandwich's
+/// cells run top to bottom and left to right; with `from_the_clue`, an
+/// X-sum's run from the clue's side. A clue without a value gives nothing.
+fn outside_clues(
+    r: &mut Reader<'_>,
+    grid: &Grid,
+    what: &str,
+    from_the_clue: bool,
+) -> Result<Vec<SumCells>, (usize, usize, String)> {
     let side = isize::try_from(grid.side).unwrap_or(isize::MAX);
     let mut clues = Vec::new();
     let mut failed = None;
@@ -973,25 +982,28 @@ fn sandwich_clues(r: &mut Reader<'_>, grid: &Grid) -> Result<Vec<SumCells>, (usi
         })?;
         let Some((value, value_at)) = value.filter(|(v, _)| !v.trim().is_empty()) else { return Ok(()) };
         let Ok(sum) = value.trim().parse::<usize>() else {
-            let reason = format!("a sandwich's sum {value:?} is not a whole number");
+            let reason = format!("{what}'s sum {value:?} is not a whole number");
             return kept(&mut failed, Err(error(r, value_at, reason)));
         };
         let Some((name, name_at)) = place else {
-            return kept(&mut failed, Err(error(r, at, "a sandwich clue has no \"cell\"")));
+            return kept(&mut failed, Err(error(r, at, format!("{what} clue has no \"cell\""))));
         };
         let inside = |n: isize| (1..=side).contains(&n);
-        let line: Vec<usize> = match named_place(&name) {
+        let (mut line, after_the_last): (Vec<usize>, bool) = match named_place(&name) {
             Some((row, column)) if (row == 0 || row == side + 1) && inside(column) => {
-                (0..grid.side).map(|r| r * grid.side + column.unsigned_abs() - 1).collect()
+                ((0..grid.side).map(|r| r * grid.side + column.unsigned_abs() - 1).collect(), row != 0)
             }
             Some((row, column)) if (column == 0 || column == side + 1) && inside(row) => {
-                (0..grid.side).map(|c| (row.unsigned_abs() - 1) * grid.side + c).collect()
+                ((0..grid.side).map(|c| (row.unsigned_abs() - 1) * grid.side + c).collect(), column != 0)
             }
             _ => {
-                let reason = format!("a sandwich clue stands beside a row or column, not at {name:?}");
+                let reason = format!("{what} clue stands beside a row or column, not at {name:?}");
                 return kept(&mut failed, Err(error(r, name_at, reason)));
             }
         };
+        if from_the_clue && after_the_last {
+            line.reverse();
+        }
         clues.push((sum, line));
         Ok(())
     });
@@ -1321,7 +1333,7 @@ fn marks(board: &Board) -> Result<([Vec<String>; 7], Vec<&'static str>), String>
 
 /// `board`'s rules along lines as f-puzzles' members, each named, in the
 /// order they are written: its sums as little killer clues, its arrows as
-/// arrows, its sandwiches as sandwich clues, and its between lines,
+/// arrows, its sandwiches and X-sums as their clues, and its between lines,
 /// quadruples, renban lines, region sum lines, zipper lines, double
 /// arrows, entropic lines and modular lines as theirs; an error for a sum whose
 /// cells are not a whole diagonal, from edge to edge, which is all a
@@ -1384,6 +1396,7 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
         };
         sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
+    let x_sums = x_sum_clues(&rules, side)?;
     let line_items = |lines: &mut dyn Iterator<Item = Vec<usize>>| -> Vec<String> {
         lines.map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect()
     };
@@ -1412,6 +1425,7 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
         ("littlekillersum", little_killers),
         ("arrow", arrows),
         ("sandwichsum", sandwiches),
+        ("xsum", x_sums),
         ("betweenline", between),
         ("quadruple", quadruples),
         ("renban", renbans),
@@ -1421,6 +1435,38 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
         ("entropicline", entropic),
         ("modularline", modular),
     ])
+}
+
+/// `rules`' X-sums as f-puzzles' clues, each beside the end of the row or
+/// column its cells are read from; an error for an X-sum along another
+/// region, which f-puzzles cannot hold.
+fn x_sum_clues(rules: &Rules, side: usize) -> Result<Vec<String>, String> {
+    let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
+    let mut x_sums = Vec::new();
+    for (sum, cells) in rules.x_sums() {
+        // The clue stands on the side the cells are read from: a whole row
+        // or column, from one end.
+        let (row, column) = (cells[0] / side, cells[0] % side);
+        let across: Vec<usize> = (0..side).map(|c| row * side + c).collect();
+        let down: Vec<usize> = (0..side).map(|r| r * side + column).collect();
+        let backwards = |line: &[usize]| line.iter().rev().copied().collect::<Vec<_>>();
+        let clue = if cells == across {
+            name(row + 1, 0)
+        } else if cells == backwards(&across) {
+            name(row + 1, side + 1)
+        } else if cells == down {
+            name(0, column + 1)
+        } else if cells == backwards(&down) {
+            name(side + 1, column + 1)
+        } else {
+            return Err(format!(
+                "f-puzzles holds an X-sum only along a row or a column from one end, and cells {} are not one",
+                cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ));
+        };
+        x_sums.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
+    }
+    Ok(x_sums)
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -86,6 +86,8 @@ pub(crate) struct OwnRules {
     pub(crate) arrows: Vec<(Vec<usize>, Vec<usize>)>,
     /// A JSON object's sandwiches (sum and cells), as it listed them.
     pub(crate) sandwiches: Vec<(usize, Vec<usize>)>,
+    /// A JSON object's X-sums (sum and cells), as it listed them.
+    pub(crate) x_sums: Vec<(usize, Vec<usize>)>,
     /// A JSON object's between lines, as it listed them.
     pub(crate) between_lines: Vec<Vec<usize>>,
     /// A JSON object's quadruples (cells and digits), as it listed them.
@@ -281,6 +283,14 @@ impl Layout {
     #[must_use]
     pub fn sandwiches(&self) -> &[(usize, Vec<usize>)] {
         &self.own.sandwiches
+    }
+
+    /// The X-sums (sum and cells from the clue's side) that a puzzle
+    /// written as a JSON object brought in its `x_sums` member, as it
+    /// listed them; empty when it brought none.
+    #[must_use]
+    pub fn x_sums(&self) -> &[(usize, Vec<usize>)] {
+        &self.own.x_sums
     }
 
     /// The between lines (ends first and last) that a puzzle written as a

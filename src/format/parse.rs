@@ -454,6 +454,7 @@ impl Parser {
         layout.own.sums = object.sums.into_iter().map(|(sum, _)| sum).collect();
         layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
         layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
+        layout.own.x_sums = object.x_sums.into_iter().map(|(x_sum, _)| x_sum).collect();
         layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.quadruples = object.quadruples.into_iter().map(|(quadruple, _)| quadruple).collect();
         layout.own.renbans = object.renbans.into_iter().map(|(line, _)| line).collect();
@@ -474,6 +475,7 @@ impl Parser {
     /// parser's options), on a board of `side`: its region map, cages,
     /// extra regions, groups of distinct digits, thermometers, relations
     /// and even and odd cells, each error placed in the object.
+    #[expect(clippy::too_many_lines, reason = "one check per member of the object, in one place")]
     fn object_rules(self, text: &str, object: &PuzzleObject, side: usize) -> Result<Rules, ParseError> {
         if let Some((range, (line, column))) = &object.regions {
             let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
@@ -545,6 +547,9 @@ impl Parser {
         }
         for ((sum, cells), place) in &object.sandwiches {
             sums.push(rules.checked_sandwich(*sum, cells).map_err(|e| at(*place, e))?);
+        }
+        for ((sum, cells), place) in &object.x_sums {
+            sums.push(rules.checked_x_sum(*sum, cells).map_err(|e| at(*place, e))?);
         }
         for (line, place) in &object.between_lines {
             sums.push(rules.checked_between_line(line).map_err(|e| at(*place, e))?);

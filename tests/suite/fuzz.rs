@@ -153,9 +153,11 @@ fn generated(random: &mut Random) -> String {
 /// nowhere), of any sum: most break the grid.
 fn sandwich_clue(random: &mut Random, side: usize) -> String {
     let at = random.below(side + 2);
-    let cell = match random.below(3) {
+    let cell = match random.below(5) {
         0 => format!("R0C{at}"),
         1 => format!("R{at}C0"),
+        2 => format!("R{}C{at}", side + 1),
+        3 => format!("R{at}C{}", side + 1),
         _ => "R0C0".to_owned(),
     };
     format!(r#"{{"cell":"{cell}","value":"{}"}}"#, random.below(40))
@@ -318,7 +320,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
             9 => ("littlekillersum", little_killer(random, side, &digit, &name)),
             10 => ("clone", format!(r#"{{"cells":[{}],"cloneCells":[{}]}}"#, name(a), name(b))),
             12 => (*random.pick(&["minimum", "maximum"]), format!(r#"{{"cell":{}}}"#, name(a))),
-            13 => ("sandwichsum", sandwich_clue(random, side)),
+            13 => (*random.pick(&["sandwichsum", "xsum"]), sandwich_clue(random, side)),
             15 => {
                 let corner = [a, a + 1, a + side, a + side + 1].map(name).join(",");
                 ("quadruple", format!(r#"{{"cells":[{corner}],"values":[{x},{}]}}"#, random.below(side + 2)))
@@ -501,6 +503,10 @@ fn check(text: &str, parser: Parser) {
                 let (a, b) = (digit(line[0]), digit(line[line.len() - 1]));
                 let inside = |d: usize| a.min(b) < d && d < a.max(b);
                 assert!(line[1..line.len() - 1].iter().all(|&c| inside(digit(c))), "{text:?} gave {solution}");
+            }
+            for (sum, cells) in board.rules().x_sums() {
+                let first = digit(cells[0]);
+                assert_eq!(cells[..first].iter().map(|&c| digit(c)).sum::<usize>(), sum, "{text:?} gave {solution}");
             }
             for (sum, cells) in board.rules().sandwiches() {
                 let digits: Vec<usize> = cells.iter().map(|&c| digit(c)).collect();

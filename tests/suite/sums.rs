@@ -1066,3 +1066,100 @@ fn the_command_line_generates_puzzles_on_the_rules_of_a_puzzle() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("lazydoku: --rules: "), "{out:?}");
 }
+
+/// The X-sum of `digits`, a line's digits from the clue's side: the first
+/// `x` of them added up, `x` the first; `None` while one is missing.
+fn x_sum_of(digits: &[usize]) -> Option<usize> {
+    let counted = digits.get(..*digits.first().filter(|&&d| d != 0)?)?;
+    counted.iter().all(|&d| d != 0).then(|| counted.iter().sum())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn x_sums_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        lines in prop::collection::vec((0..12usize, 0..4usize), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut x_sums = Vec::new();
+        for &(line, pick) in &lines {
+            // A row or column from either end, with the grid's X-sum or
+            // one more.
+            let mut cells = units[line % (2 * side)].clone();
+            if pick % 2 == 1 {
+                cells.reverse();
+            }
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            let sum = x_sum_of(&digits).expect("a full line") + [0, 0, 1, 1][pick];
+            match rules.clone().with_x_sum(sum, &cells) {
+                Ok(more) => {
+                    rules = more;
+                    x_sums.push((sum, cells));
+                }
+                Err(RulesError::ImpossibleXSum { .. }) => prop_assert!(sum > side * (side + 1) / 2),
+                Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
+            }
+        }
+        let puzzle = common::kept(&grid_text, &keep);
+        let may_hold = |grid: &[usize]| {
+            x_sums.iter().all(|(sum, cells)| {
+                let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+                x_sum_of(&digits).is_none_or(|found| found == *sum)
+            })
+        };
+        agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
+    }
+}
+
+#[test]
+fn x_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_x_sum(3, &[0, 1, 4, 5]), Ok(four().with_x_sum(3, &[0, 1, 4, 5])?), "a box is a region");
+    assert_eq!(four().with_x_sum(3, &[0, 1, 2, 4]), Err(RulesError::XSumLine { cells: vec![0, 1, 2, 4] }));
+    assert_eq!(four().with_x_sum(0, &[0, 1, 2, 3]), Err(RulesError::ImpossibleXSum { sum: 0, side: 4 }));
+    assert_eq!(
+        four().with_x_sum(11, &[0, 1, 2, 3]).unwrap_err().to_string(),
+        "no X-sum adds up to 11: its first digits add up to 1 to 10 on digits 1 to 4"
+    );
+    // Givens that fill the counted cells wrong are refused where they fill
+    // them: a first digit 3 and 3 + 1 + 2 = 6, not 7.
+    let row = Rules::new(Shape::NINE).with_x_sum(7, &[8, 7, 6, 5, 4, 3, 2, 1, 0])?;
+    let err = row.parse(&format!("......213{}", ".".repeat(72))).unwrap_err();
+    assert_eq!(err, ParseError::SumBroken { sum: 7, found: 6, kind: SumKind::XSum, line: 1, column: 9 });
+    assert_eq!(
+        err.reason(),
+        "the givens fill an X-sum whose first digits, as many as the first says, add up to 6, not its clue of 7"
+    );
+    // A first digit 2 leaves the next cell 5.
+    let settled = Board::empty_with(&row).place(8, 2)?.propagated().expect("solutions");
+    assert_eq!(settled.get(7), Some(5));
+    // JSON and f-puzzles bring them, from each side, and write them back.
+    let json = r#"{"puzzle": "................", "x_sums": [{"sum": 10, "cells": [0, 1, 2, 3]},
+        {"sum": 3, "cells": [12, 8, 4, 0]}, {"sum": 6, "cells": [7, 6, 5, 4]}]}"#;
+    let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
+        "xsum":[{"cell":"R1C0","value":"10"},{"cell":"R5C1","value":3},{"cell":"R2C5","value":"6"}]}"#;
+    let expected = four().with_x_sum(10, &[0, 1, 2, 3])?.with_x_sum(3, &[12, 8, 4, 0])?.with_x_sum(6, &[7, 6, 5, 4])?;
+    let sums = [(10, vec![0, 1, 2, 3]), (3, vec![12, 8, 4, 0]), (6, vec![7, 6, 5, 4])];
+    let may_hold = |grid: &[usize]| {
+        sums.iter().all(|(sum, cells)| {
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            x_sum_of(&digits).is_none_or(|found| found == *sum)
+        })
+    };
+    let layout = reads_back_and_counts(json, f_puzzles, &expected, &may_hold)?;
+    assert_eq!(layout.x_sums(), sums);
+    // One along a box is this crate's, and no f-puzzles clue's.
+    let boxed = Board::empty_with(&four().with_x_sum(3, &[0, 1, 4, 5])?);
+    let refused = lazydoku::format::f_puzzles_link(&boxed).unwrap_err().to_string();
+    assert!(refused.contains("an X-sum only along a row or a column"), "{refused}");
+    Ok(())
+}
