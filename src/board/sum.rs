@@ -290,16 +290,9 @@ impl LineRule {
 
     /// The equation: a total's cells weigh 1; an arrow's shaft weighs 1
     /// and its circle's cells -1, -10, -100 from the last one, against 0.
-    /// A sandwich is no equation: none, with no terms.
+    /// The other rules are no equation: none, with no terms.
     pub(crate) fn linear(&self) -> Linear {
         match self {
-            LineRule::Sandwich { .. }
-            | LineRule::XSum { .. }
-            | LineRule::Between { .. }
-            | LineRule::Quadruple { .. }
-            | LineRule::Renban { .. }
-            | LineRule::EqualSums { .. }
-            | LineRule::Classes { .. } => Linear { terms: SmallVec::new(), total: 0 },
             LineRule::Total { total, cells } => Linear {
                 terms: cells.iter().map(|&c| (c, 1)).collect(),
                 total: i32::try_from(*total).unwrap_or(i32::MAX),
@@ -315,11 +308,13 @@ impl LineRule {
                 terms.extend(shaft.iter().map(|&c| (c, 1)));
                 Linear { terms, total: 0 }
             }
+            _ => Linear { terms: SmallVec::new(), total: 0 },
         }
     }
 
-    /// How the rule is broken when every cell holds a digit (`digit` gives
-    /// a cell's); `None` while a cell is empty, or when it holds.
+    /// How the rule is broken once the cells it needs hold digits (every
+    /// cell, but for an X-sum its first and those it counts; `digit` gives
+    /// a cell's); `None` while one is empty, or when it holds.
     pub(crate) fn broken(&self, digit: impl Fn(usize) -> Option<u8>) -> Option<LineBreak> {
         let sum = |cells: &[u16]| -> Option<usize> {
             cells.iter().map(|&c| digit(usize::from(c)).map(usize::from)).sum::<Option<usize>>()

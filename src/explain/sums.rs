@@ -132,16 +132,6 @@ fn reason(grid: &Grid, rule: &LineRule, cell: usize, held: &impl Fn(usize) -> u3
     let name = grid.cell_name(cell);
     let names = |cells: &[u16]| list(cells.iter().map(|&c| grid.cell_name(usize::from(c))));
     match rule {
-        // A sandwich, a between line, a quadruple, a renban line, a line of
-        // equal sums or of classes has no equation, so no bounds step
-        // reaches it.
-        LineRule::Sandwich { .. }
-        | LineRule::XSum { .. }
-        | LineRule::Between { .. }
-        | LineRule::Quadruple { .. }
-        | LineRule::Renban { .. }
-        | LineRule::EqualSums { .. }
-        | LineRule::Classes { .. } => String::new(),
         LineRule::Total { total, cells } => {
             let (low, high) = range_without(cells, cell, held);
             format!("{} add up to {total}, and the cells beside {name} add up to {}", names(cells), span(low, high))
@@ -165,6 +155,9 @@ fn reason(grid: &Grid, rule: &LineRule, cell: usize, held: &impl Fn(usize) -> u3
                 span(low, high)
             )
         }
+        // The other rules along lines have no equation, so no bounds step
+        // reaches them ("Line rules" takes them).
+        _ => String::new(),
     }
 }
 
