@@ -160,6 +160,19 @@ pub enum Conflict {
         /// The cell's column.
         col: usize,
     },
+    /// The digit fills the last cell of a skyscraper clue's line
+    /// ([`Rules::with_skyscraper`](crate::Rules::with_skyscraper)) that
+    /// shows another number of digits.
+    Seen {
+        /// The clue: how many digits the line must show.
+        seen: usize,
+        /// How many it shows.
+        found: usize,
+        /// The cell's row.
+        row: usize,
+        /// The cell's column.
+        col: usize,
+    },
     /// The digit fills the last cell of an entropic or modular line
     /// ([`Rules::with_entropic_line`](crate::Rules::with_entropic_line),
     /// [`Rules::with_modular_line`](crate::Rules::with_modular_line)) with
@@ -239,6 +252,12 @@ impl fmt::Display for Conflict {
             Conflict::QuadrupleMissing { digit, row, col } => {
                 write!(f, "row {}, column {} completes a quadruple short of its {digit}", row + 1, col + 1)
             }
+            Conflict::Seen { seen, found, row, col } => write!(
+                f,
+                "row {}, column {} completes a skyscraper line that shows {found} digits, not its clue of {seen}",
+                row + 1,
+                col + 1
+            ),
             Conflict::SameClass { kind, first, second, row, col } => {
                 write!(
                     f,

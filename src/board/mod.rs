@@ -364,6 +364,7 @@ impl Board {
                 }
                 Some(LineBreak::Missing { digit }) => return Err(Conflict::QuadrupleMissing { digit, row, col }),
                 Some(LineBreak::NotRun { low, high }) => return Err(Conflict::NotRenban { low, high, row, col }),
+                Some(LineBreak::Seen { seen, found }) => return Err(Conflict::Seen { seen, found, row, col }),
                 Some(LineBreak::SameClass { kind, first, second }) => {
                     return Err(Conflict::SameClass { kind, first, second, row, col });
                 }

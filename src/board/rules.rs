@@ -1343,6 +1343,55 @@ impl Rules {
         Ok(LineRule::XSum { sum, cells: line })
     }
 
+    /// These rules with a skyscraper clue: read from the clue's side along
+    /// `cells`, one region's (a row from the left, say), `seen` digits are
+    /// taller than every digit before them (the first always is).
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], [`RulesError::RepeatedSumCell`],
+    /// [`RulesError::XSumLine`] for cells that are not one region's, and
+    /// [`RulesError::ImpossibleSkyscraper`] for a clue of 0 or above the
+    /// side.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape};
+    ///
+    /// // The first row of a 4x4 board seen from the left shows all four:
+    /// // it rises 1, 2, 3, 4.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_skyscraper(4, &[0, 1, 2, 3])?;
+    /// let grid = Board::empty_with(&rules).solve().expect("a grid");
+    /// assert_eq!(&grid.as_str()[..4], "1234");
+    /// assert_eq!(rules.skyscrapers().collect::<Vec<_>>(), [(4, vec![0, 1, 2, 3])]);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_skyscraper(self, seen: usize, cells: &[usize]) -> Result<Rules, RulesError> {
+        let rule = self.checked_skyscraper(seen, cells)?;
+        Ok(self.with_sum_rules(vec![rule]))
+    }
+
+    /// Every skyscraper clue of [`Rules::with_skyscraper`]: how many it
+    /// sees, and its cells from the clue's side.
+    pub fn skyscrapers(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
+        self.geometry.line_rules.iter().filter_map(|rule| match rule {
+            LineRule::Skyscraper { seen, cells } => Some((*seen, cells.iter().map(|&c| usize::from(c)).collect())),
+            _ => None,
+        })
+    }
+
+    /// The rule of [`Rules::with_skyscraper`], checked against these rules.
+    pub(crate) fn checked_skyscraper(&self, seen: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
+        let side = self.geometry.side;
+        let line = self.sum_cells(cells)?;
+        if !self.is_region(&line) {
+            return Err(RulesError::XSumLine { cells: cells.to_vec() });
+        }
+        if seen == 0 || seen > side {
+            return Err(RulesError::ImpossibleSkyscraper { seen, side });
+        }
+        Ok(LineRule::Skyscraper { seen, cells: line })
+    }
+
     /// Whether `cells` are the cells of one region, in any order.
     fn is_region(&self, cells: &[u16]) -> bool {
         let mut sorted = cells.to_vec();
@@ -1837,8 +1886,8 @@ pub enum RulesError {
         /// The board's side.
         side: usize,
     },
-    /// An X-sum ([`Rules::with_x_sum`]) along cells that are not one
-    /// region's.
+    /// An X-sum ([`Rules::with_x_sum`]) or a skyscraper clue
+    /// ([`Rules::with_skyscraper`]) along cells that are not one region's.
     XSumLine {
         /// The cells given.
         cells: Vec<usize>,
@@ -1849,6 +1898,14 @@ pub enum RulesError {
         /// The sum asked for.
         sum: usize,
         /// The board's side: its digits are 1 to `side`.
+        side: usize,
+    },
+    /// A skyscraper clue ([`Rules::with_skyscraper`]) of 0, or above the
+    /// side: no line shows that many.
+    ImpossibleSkyscraper {
+        /// The clue.
+        seen: usize,
+        /// The board's side.
         side: usize,
     },
     /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
@@ -1981,9 +2038,12 @@ impl fmt::Display for RulesError {
             }
             RulesError::XSumLine { ref cells } => write!(
                 f,
-                "an X-sum runs along one region from the clue's side, and cells {} are not one region's",
+                "an X-sum or a skyscraper clue runs along one region from the clue's side, and cells {} are not one region's",
                 cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
             ),
+            RulesError::ImpossibleSkyscraper { seen, side } => {
+                write!(f, "no skyscraper line shows {seen} digits: it shows 1 to {side}")
+            }
             RulesError::ImpossibleXSum { sum, side } => write!(
                 f,
                 "no X-sum adds up to {sum}: its first digits add up to 1 to {} on digits 1 to {side}",

@@ -27,6 +27,9 @@ pub(crate) enum LineRule {
     /// An X-sum: the first `x` digits of `cells` (a region, from the
     /// clue's side), where `x` is the first digit, add up to `sum`.
     XSum { sum: usize, cells: Vec<u16> },
+    /// A skyscraper clue: seen from the clue's side, `seen` of `cells`' (a
+    /// region's) digits are taller than every digit before them.
+    Skyscraper { seen: usize, cells: Vec<u16> },
     /// The digits of `line`'s cells between its two ends lie strictly
     /// between the ends' digits.
     Between { line: Vec<u16> },
@@ -219,6 +222,8 @@ pub(crate) enum LineBreak {
     /// A line of classes with two digits of one class among three cells
     /// in a row.
     SameClass { kind: ClassLine, first: u8, second: u8 },
+    /// A skyscraper clue and how many digits its line shows.
+    Seen { seen: usize, found: usize },
 }
 
 /// A sum rule as propagation reads it: the weighted digits of `terms`
@@ -236,6 +241,7 @@ impl LineRule {
             LineRule::Total { cells, .. }
             | LineRule::Sandwich { cells, .. }
             | LineRule::XSum { cells, .. }
+            | LineRule::Skyscraper { cells, .. }
             | LineRule::Between { line: cells }
             | LineRule::Renban { line: cells }
             | LineRule::EqualSums { line: cells, .. }
@@ -253,6 +259,7 @@ impl LineRule {
             LineRule::Total { .. } | LineRule::Arrow { .. } => None,
             LineRule::Sandwich { cells, .. }
             | LineRule::XSum { cells, .. }
+            | LineRule::Skyscraper { cells, .. }
             | LineRule::Quadruple { cells, .. }
             | LineRule::EqualSums { cells, .. }
             | LineRule::Between { line: cells }
@@ -275,6 +282,7 @@ impl LineRule {
         match self {
             LineRule::Sandwich { sum, cells } => sandwich_narrowed(cells, *sum, full, held, keep),
             LineRule::XSum { sum, cells } => x_sum_narrowed(cells, *sum, held, keep),
+            LineRule::Skyscraper { seen, cells } => skyscraper_narrowed(cells, *seen, held, keep),
             LineRule::Between { line } => between_narrowed(line, held, keep),
             LineRule::Quadruple { cells, digits } => quadruple_narrowed(cells, digits, held, keep),
             LineRule::Renban { line } => renban_narrowed(line, full, held, keep),
@@ -379,6 +387,16 @@ impl LineRule {
                 let (from, to) = (ends.0.min(ends.1), ends.0.max(ends.1));
                 (*wanted, digits[from + 1..to].iter().map(|&d| usize::from(d)).sum())
             }
+            LineRule::Skyscraper { seen, cells } => {
+                let digits: Option<SmallVec<[u8; 25]>> = cells.iter().map(|&c| digit(usize::from(c))).collect();
+                let found = digits?.iter().fold(
+                    (0, 0),
+                    |(tallest, found), &d| {
+                        if d > tallest { (d, found + 1) } else { (tallest, found) }
+                    },
+                );
+                return (found.1 != *seen).then_some(LineBreak::Seen { seen: *seen, found: found.1 });
+            }
             LineRule::XSum { sum: wanted, cells } => {
                 // Broken once the first digit and the cells it counts hold
                 // digits, whatever the rest hold.
@@ -391,12 +409,8 @@ impl LineRule {
             LineRule::Arrow { .. } => SumKind::Arrow,
             LineRule::Sandwich { .. } => SumKind::Sandwich,
             LineRule::XSum { .. } => SumKind::XSum,
-            LineRule::Total { .. }
-            | LineRule::Between { .. }
-            | LineRule::Quadruple { .. }
-            | LineRule::Renban { .. }
-            | LineRule::EqualSums { .. }
-            | LineRule::Classes { .. } => SumKind::Total,
+            // Only sums reach here; the other rules returned above.
+            _ => SumKind::Total,
         };
         (wanted != found).then_some(LineBreak::Sum { sum: wanted, found, kind })
     }
@@ -518,6 +532,72 @@ pub(crate) fn sandwich_narrowed(
             }
         }
     }
+    keep.iter().all(|&k| k != 0).then_some(())
+}
+
+/// The digits a skyscraper line's cells (from the clue's side) may keep,
+/// given every cell's candidates (`held`, a filled cell's digit as its
+/// one candidate), into `keep`: those on some way along the line, a digit
+/// a cell, that shows exactly `seen` digits taller than all before them.
+/// Digits may repeat on such a way (the line's region keeps them apart),
+/// but it ends with the largest digit tallest (the line holds every
+/// digit), so this keeps what some walk over the states (tallest so far,
+/// digits seen) allows, forward from the clue and back from the end.
+/// `None` when no way is left.
+pub(crate) fn skyscraper_narrowed(
+    cells: &[u16],
+    seen: usize,
+    held: impl Fn(usize) -> u32,
+    keep: &mut SmallVec<[u32; 32]>,
+) -> Option<()> {
+    // For each place and tallest digit so far (0 for none), the counts of
+    // digits seen, as bits: those reached from the clue (`ahead`), and
+    // those from which the end can show `seen` (`behind`).
+    type States = [u32; 26];
+    let masks: SmallVec<[u32; 32]> = cells.iter().map(|&c| held(usize::from(c))).collect();
+    let n = masks.len();
+    let goal = 1u32.checked_shl(u32::try_from(seen).ok()?)?;
+    let mut ahead: SmallVec<[States; 26]> = SmallVec::from_elem([0; 26], n + 1);
+    ahead[0][0] = 1;
+    for (k, &mask) in masks.iter().enumerate() {
+        for tallest in 0..26 {
+            let counts = ahead[k][tallest];
+            if counts == 0 {
+                continue;
+            }
+            for bit in bits(mask) {
+                let digit = bit.trailing_zeros() as usize + 1;
+                if digit > tallest {
+                    ahead[k + 1][digit] |= counts << 1;
+                } else {
+                    ahead[k + 1][tallest] |= counts;
+                }
+            }
+        }
+    }
+    // The line is a whole region, so its tallest digit is the largest, n.
+    let mut behind: SmallVec<[States; 26]> = SmallVec::from_elem([0; 26], n + 1);
+    *behind[n].get_mut(n)? = goal;
+    for (k, &mask) in masks.iter().enumerate().rev() {
+        for tallest in 0..26 {
+            for bit in bits(mask) {
+                let digit = bit.trailing_zeros() as usize + 1;
+                behind[k][tallest] |= if digit > tallest { behind[k + 1][digit] >> 1 } else { behind[k + 1][tallest] };
+            }
+        }
+    }
+    keep.clear();
+    keep.extend(masks.iter().enumerate().map(|(k, &mask)| {
+        bits(mask)
+            .filter(|&bit| {
+                let digit = bit.trailing_zeros() as usize + 1;
+                (0..26).any(|tallest| {
+                    let next = if digit > tallest { behind[k + 1][digit] >> 1 } else { behind[k + 1][tallest] };
+                    ahead[k][tallest] & next != 0
+                })
+            })
+            .fold(0, |kept, bit| kept | bit)
+    }));
     keep.iter().all(|&k| k != 0).then_some(())
 }
 

@@ -61,6 +61,7 @@ impl Board {
             || rules.arrows().next().is_some()
             || rules.sandwiches().next().is_some()
             || rules.x_sums().next().is_some()
+            || rules.skyscrapers().next().is_some()
             || rules.between_lines().next().is_some()
             || rules.quadruples().next().is_some()
             || rules.renbans().next().is_some()

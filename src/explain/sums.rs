@@ -90,6 +90,9 @@ fn rule_in_words(grid: &Grid, rule: &LineRule) -> String {
         LineRule::Sandwich { sum, .. } => {
             format!("along {names}, the digits between the smallest and the largest add up to {sum}")
         }
+        LineRule::Skyscraper { seen, .. } => {
+            format!("seen from the clue's end, {seen} of {names} stand taller than all before them")
+        }
         LineRule::XSum { sum, .. } => {
             format!("along {names}, the first digits, as many as the first one says, add up to {sum}")
         }

@@ -372,6 +372,10 @@ pub(super) struct PuzzleObject {
     /// Each X-sum of `x_sums` (as [`Rules::with_x_sum`] takes it: the sum
     /// and the cells from the clue's side), with its line and column.
     pub(super) x_sums: Vec<PlacedSum>,
+    /// Each clue of `skyscrapers` (as [`Rules::with_skyscraper`] takes it:
+    /// how many it sees, and the cells from its side), with its line and
+    /// column.
+    pub(super) skyscrapers: Vec<PlacedSum>,
     /// Each line of `between_lines` (as [`Rules::with_between_line`] takes
     /// it, its ends first and last), with its line and column.
     pub(super) between_lines: Vec<(Vec<usize>, (usize, usize))>,
@@ -416,6 +420,7 @@ impl PuzzleObject {
             .or(self.arrows.first().map(|(_, at)| *at))
             .or(self.sandwiches.first().map(|(_, at)| *at))
             .or(self.x_sums.first().map(|(_, at)| *at))
+            .or(self.skyscrapers.first().map(|(_, at)| *at))
             .or(first(&self.between_lines))
             .or(self.quadruples.first().map(|(_, at)| *at))
             .or(first(&self.renbans))
@@ -448,7 +453,7 @@ impl PuzzleObject {
         let (mut even, mut odd, mut sums, mut arrows) = (None, None, None, None);
         let (mut sandwiches, mut between_lines, mut quadruples, mut renbans) = (None, None, None, None);
         let (mut region_sum_lines, mut zipper_lines, mut double_arrows) = (None, None, None);
-        let (mut entropic_lines, mut modular_lines, mut x_sums) = (None, None, None);
+        let (mut entropic_lines, mut modular_lines, mut x_sums, mut skyscrapers) = (None, None, None, None);
         reader
             .object(|r, key, at| {
                 let twice = |r: &Reader<'_>| r.error(at, format!("the object has two \"{key}\" members"));
@@ -491,13 +496,15 @@ impl PuzzleObject {
                         }
                         Ok(())
                     }
-                    "sums" | "sandwiches" | "x_sums" => {
+                    "sums" | "sandwiches" | "x_sums" | "skyscrapers" => {
                         let mut list = Vec::new();
-                        r.array(|r| r.sum_line(&mut list))?;
+                        let (what, number) = if key == "skyscrapers" { ("skyscraper", "clue") } else { ("sum", "sum") };
+                        r.array(|r| r.sum_line(what, number, &mut list))?;
                         let slot = match key {
                             "sums" => &mut sums,
                             "sandwiches" => &mut sandwiches,
-                            _ => &mut x_sums,
+                            "x_sums" => &mut x_sums,
+                            _ => &mut skyscrapers,
                         };
                         if slot.replace(list).is_some() {
                             return Err(twice(r));
@@ -581,6 +588,7 @@ impl PuzzleObject {
             arrows: arrows.unwrap_or_default(),
             sandwiches: sandwiches.unwrap_or_default(),
             x_sums: x_sums.unwrap_or_default(),
+            skyscrapers: skyscrapers.unwrap_or_default(),
             between_lines: between_lines.unwrap_or_default(),
             quadruples: quadruples.unwrap_or_default(),
             renbans: renbans.unwrap_or_default(),
@@ -665,16 +673,17 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A sum whose digits may repeat: `{"sum": N, "cells": [...]}`.
-    fn sum_line(&mut self, out: &mut Vec<PlacedSum>) -> Result<(), RulesError> {
+    /// A number and cells, as `what` (a sum, a skyscraper) holds them:
+    /// `{"sum": N, "cells": [...]}`, the number named `number`.
+    fn sum_line(&mut self, what: &str, number: &str, out: &mut Vec<PlacedSum>) -> Result<(), RulesError> {
         self.skip_space();
         let (start, place) = (self.pos, self.place(self.pos));
         let (mut sum, mut cells) = (None, None);
         self.object(|r, key, at| {
-            let twice = |r: &Reader<'_>| Err(r.error(at, format!("a sum has two \"{key}\" members")));
+            let twice = |r: &Reader<'_>| Err(r.error(at, format!("a {what} has two \"{key}\" members")));
             match key {
-                "sum" if sum.is_some() => twice(r),
-                "sum" => {
+                _ if key == number && sum.is_some() => twice(r),
+                _ if key == number => {
                     sum = Some(r.number()?);
                     Ok(())
                 }
@@ -686,8 +695,8 @@ impl Reader<'_> {
                 _ => r.skip_value(0),
             }
         })?;
-        let Some(sum) = sum else { return Err(self.error(start, "a sum has no \"sum\"")) };
-        let Some(cells) = cells else { return Err(self.error(start, "a sum has no \"cells\"")) };
+        let Some(sum) = sum else { return Err(self.error(start, format!("a {what} has no \"{number}\""))) };
+        let Some(cells) = cells else { return Err(self.error(start, format!("a {what} has no \"cells\""))) };
         out.push(((sum, cells), place));
         Ok(())
     }

@@ -249,6 +249,19 @@ pub enum ParseError {
         /// Where the given that fills the line is.
         column: usize,
     },
+    /// The givens fill a skyscraper clue's line
+    /// ([`Rules::with_skyscraper`](crate::Rules::with_skyscraper)) that
+    /// shows another number of digits.
+    Seen {
+        /// The clue: how many digits the line must show.
+        seen: usize,
+        /// How many it shows.
+        found: usize,
+        /// Where the given that fills the line is.
+        line: usize,
+        /// Where the given that fills the line is.
+        column: usize,
+    },
     /// The givens fill an entropic or modular line
     /// ([`Rules::with_entropic_line`](crate::Rules::with_entropic_line),
     /// [`Rules::with_modular_line`](crate::Rules::with_modular_line)) with
@@ -315,6 +328,7 @@ impl ParseError {
             | ParseError::QuadrupleMissing { line, column, .. }
             | ParseError::NotRenban { line, column, .. }
             | ParseError::SameClass { line, column, .. }
+            | ParseError::Seen { line, column, .. }
             | ParseError::TwoPuzzles { line, column }
             | ParseError::LineRules { line, column, .. }
             | ParseError::TooLarge { line, column } => Some((line, column)),
@@ -417,6 +431,9 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::QuadrupleMissing { digit, .. } => {
                 write!(f, "the givens fill a quadruple short of its {}", symbol(digit))
+            }
+            ParseError::Seen { seen, found, .. } => {
+                write!(f, "the givens fill a skyscraper line that shows {found} digits, not its clue of {seen}")
             }
             ParseError::SameClass { kind, first, second, .. } => {
                 write!(f, "the givens fill {}", crate::board::SameClassLine { kind, first, second, symbols: true })

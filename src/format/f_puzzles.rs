@@ -556,7 +556,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut thermometers, mut relations, mut even, mut odd) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut negative: Vec<String> = Vec::new();
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut x_sums = Vec::new();
+    let (mut x_sums, mut skyscrapers) = (Vec::new(), Vec::new());
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
     let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -606,6 +606,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             "littlekillersum" => sums.extend(little_killers(&mut r, &grid)?),
             "sandwichsum" => sandwiches.extend(outside_clues(&mut r, &grid, "a sandwich", false)?),
             "xsum" => x_sums.extend(outside_clues(&mut r, &grid, "an X-sum", true)?),
+            "skyscraper" => skyscrapers.extend(outside_clues(&mut r, &grid, "a skyscraper", true)?),
             "betweenline" => between.extend(items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines)),
             "renban" | "regionsumline" | "zipperline" | "doublearrow" | "entropicline" | "modularline" => {
                 let lines = match key.as_str() {
@@ -841,10 +842,14 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             .collect();
         let _ = write!(out, ", \"quadruples\": [{}]", objects.join(", "));
     }
-    for (name, clues) in [("sandwiches", &sandwiches), ("x_sums", &x_sums)] {
+    for (name, number, clues) in
+        [("sandwiches", "sum", &sandwiches), ("x_sums", "sum", &x_sums), ("skyscrapers", "clue", &skyscrapers)]
+    {
         if !clues.is_empty() {
-            let objects: Vec<String> =
-                clues.iter().map(|(sum, cells)| format!("{{\"sum\": {sum}, \"cells\": {}}}", list_of(cells))).collect();
+            let objects: Vec<String> = clues
+                .iter()
+                .map(|(value, cells)| format!("{{\"{number}\": {value}, \"cells\": {}}}", list_of(cells)))
+                .collect();
             let _ = write!(out, ", \"{name}\": [{}]", objects.join(", "));
         }
     }
@@ -1396,7 +1401,8 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
         };
         sandwiches.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
-    let x_sums = x_sum_clues(&rules, side)?;
+    let x_sums = outside_clue_items(&mut rules.x_sums(), side, "an X-sum")?;
+    let skyscrapers = outside_clue_items(&mut rules.skyscrapers(), side, "a skyscraper clue")?;
     let line_items = |lines: &mut dyn Iterator<Item = Vec<usize>>| -> Vec<String> {
         lines.map(|line| format!("{{\"lines\":[[{}]]}}", names(&line))).collect()
     };
@@ -1426,6 +1432,7 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
         ("arrow", arrows),
         ("sandwichsum", sandwiches),
         ("xsum", x_sums),
+        ("skyscraper", skyscrapers),
         ("betweenline", between),
         ("quadruple", quadruples),
         ("renban", renbans),
@@ -1437,13 +1444,18 @@ fn sum_items(board: &Board) -> Result<Vec<(&'static str, Vec<String>)>, String> 
     ])
 }
 
-/// `rules`' X-sums as f-puzzles' clues, each beside the end of the row or
-/// column its cells are read from; an error for an X-sum along another
+/// Clues of `what` (X-sums, skyscrapers: each its number and its cells
+/// from the clue's side) as f-puzzles' clues, each beside the end of the
+/// row or column its cells are read from; an error for one along another
 /// region, which f-puzzles cannot hold.
-fn x_sum_clues(rules: &Rules, side: usize) -> Result<Vec<String>, String> {
+fn outside_clue_items(
+    clues: &mut dyn Iterator<Item = (usize, Vec<usize>)>,
+    side: usize,
+    what: &str,
+) -> Result<Vec<String>, String> {
     let name = |row: usize, column: usize| format!("\"R{row}C{column}\"");
-    let mut x_sums = Vec::new();
-    for (sum, cells) in rules.x_sums() {
+    let mut items = Vec::new();
+    for (sum, cells) in clues {
         // The clue stands on the side the cells are read from: a whole row
         // or column, from one end.
         let (row, column) = (cells[0] / side, cells[0] % side);
@@ -1460,13 +1472,13 @@ fn x_sum_clues(rules: &Rules, side: usize) -> Result<Vec<String>, String> {
             name(side + 1, column + 1)
         } else {
             return Err(format!(
-                "f-puzzles holds an X-sum only along a row or a column from one end, and cells {} are not one",
+                "f-puzzles holds {what} only along a row or a column from one end, and cells {} are not one",
                 cells.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
             ));
         };
-        x_sums.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
+        items.push(format!("{{\"cell\":{clue},\"value\":\"{sum}\"}}"));
     }
-    Ok(x_sums)
+    Ok(items)
 }
 
 /// The pairs of cells a move of `moves` apart (rows down, columns

@@ -88,6 +88,8 @@ pub(crate) struct OwnRules {
     pub(crate) sandwiches: Vec<(usize, Vec<usize>)>,
     /// A JSON object's X-sums (sum and cells), as it listed them.
     pub(crate) x_sums: Vec<(usize, Vec<usize>)>,
+    /// A JSON object's skyscraper clues (clue and cells), as it listed them.
+    pub(crate) skyscrapers: Vec<(usize, Vec<usize>)>,
     /// A JSON object's between lines, as it listed them.
     pub(crate) between_lines: Vec<Vec<usize>>,
     /// A JSON object's quadruples (cells and digits), as it listed them.
@@ -291,6 +293,14 @@ impl Layout {
     #[must_use]
     pub fn x_sums(&self) -> &[(usize, Vec<usize>)] {
         &self.own.x_sums
+    }
+
+    /// The skyscraper clues (clue and cells from its side) that a puzzle
+    /// written as a JSON object brought in its `skyscrapers` member, as it
+    /// listed them; empty when it brought none.
+    #[must_use]
+    pub fn skyscrapers(&self) -> &[(usize, Vec<usize>)] {
+        &self.own.skyscrapers
     }
 
     /// The between lines (ends first and last) that a puzzle written as a

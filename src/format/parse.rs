@@ -455,6 +455,7 @@ impl Parser {
         layout.own.arrows = object.arrows.into_iter().map(|(arrow, _)| arrow).collect();
         layout.own.sandwiches = object.sandwiches.into_iter().map(|(sandwich, _)| sandwich).collect();
         layout.own.x_sums = object.x_sums.into_iter().map(|(x_sum, _)| x_sum).collect();
+        layout.own.skyscrapers = object.skyscrapers.into_iter().map(|(clue, _)| clue).collect();
         layout.own.between_lines = object.between_lines.into_iter().map(|(line, _)| line).collect();
         layout.own.quadruples = object.quadruples.into_iter().map(|(quadruple, _)| quadruple).collect();
         layout.own.renbans = object.renbans.into_iter().map(|(line, _)| line).collect();
@@ -550,6 +551,9 @@ impl Parser {
         }
         for ((sum, cells), place) in &object.x_sums {
             sums.push(rules.checked_x_sum(*sum, cells).map_err(|e| at(*place, e))?);
+        }
+        for ((seen, cells), place) in &object.skyscrapers {
+            sums.push(rules.checked_skyscraper(*seen, cells).map_err(|e| at(*place, e))?);
         }
         for (line, place) in &object.between_lines {
             sums.push(rules.checked_between_line(line).map_err(|e| at(*place, e))?);
@@ -878,6 +882,9 @@ impl Parser {
                 }
                 Err(Conflict::QuadrupleMissing { digit, .. }) => {
                     return Err(ParseError::QuadrupleMissing { digit, line: raw.line, column: raw.column });
+                }
+                Err(Conflict::Seen { seen, found, .. }) => {
+                    return Err(ParseError::Seen { seen, found, line: raw.line, column: raw.column });
                 }
                 Err(Conflict::SameClass { kind, first, second, .. }) => {
                     return Err(ParseError::SameClass { kind, first, second, line: raw.line, column: raw.column });

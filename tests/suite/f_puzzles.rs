@@ -18,9 +18,13 @@ const TWO_CAGES: &str = r#"{"size":4,"title":"Two cages","grid":[[{"value":1,"gi
 /// board (made by the compressor, as [`TWO_CAGES_LINK`]).
 const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kDGAOwBGAQz75QAGwh8YYfHhAAlAIwBhJSFTKVAJhBcilIkA===";
 
-/// A link whose puzzle has a skyscraper clue, a constraint these rules do
-/// not read (made by the compressor).
-pub const SKYSCRAPER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AawE8wAYwwBDAA4wM+UIJgAbOQhAAlAAwBhAIwhUANxFyArnHggATCCKUiQA==";
+/// A link whose 4x4 puzzle has a skyscraper clue of 2 above its first
+/// column (made by the compressor).
+const SKYSCRAPER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AawE8wAYwwBDAA4wM+UIJgAbOQhAAlAAwBhAIwhUANxFyArnHggATCCKUiQA==";
+
+/// A link whose puzzle has a Nabner line, a constraint these rules do not
+/// read (made by the compressor).
+pub const NABNER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAOwEMARjxgZ8oADYRhYfHhAAlAIwBhRSFRLlAJhBcilIkA";
 
 /// A link to a 4x4 board whose top left box holds a 1 and a 2 by a
 /// quadruple (made by the compressor).
@@ -224,6 +228,8 @@ fn renban_whispers_and_slow_thermometer_lines_are_the_rules_built_by_hand() -> R
     // Written back, the same rules.
     let link = lazydoku::format::f_puzzles_link(&board)?;
     assert_eq!(link.parse::<Board>()?.rules(), expected);
+    let skyscraper: Board = SKYSCRAPER_LINK.parse()?;
+    assert_eq!(skyscraper.rules(), Rules::new(Shape::new(2, 2)).with_skyscraper(2, &[0, 4, 8, 12])?);
     let renban: Board = RENBAN_LINK.parse()?;
     assert_eq!(renban.rules(), Rules::new(Shape::new(2, 2)).with_renban(&[0, 1])?);
     let bad = json.replace(r#""value": "4""#, r#""value": "four""#);
@@ -405,9 +411,9 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(SKYSCRAPER_LINK).contains("\"skyscraper\" is not read"), "{}", reason(SKYSCRAPER_LINK));
-    let skyscraper = format!("{{\"size\":4,\n\"grid\":{empty},\n\"skyscraper\":[{{\"cell\":\"R0C1\"}}]}}");
-    assert_eq!(reason(&skyscraper), "line 3, column 1: the f-puzzles constraint \"skyscraper\" is not read here");
+    assert!(reason(NABNER_LINK).contains("\"nabner\" is not read"), "{}", reason(NABNER_LINK));
+    let nabner = format!("{{\"size\":4,\n\"grid\":{empty},\n\"nabner\":[{{\"lines\":[[\"R1C1\"]]}}]}}");
+    assert_eq!(reason(&nabner), "line 3, column 1: the f-puzzles constraint \"nabner\" is not read here");
     let quadruple =
         format!(r#"{{"size":4,"grid":{empty},"quadruple":[{{"cells":["R1C1","R1C2"],"values":[1,2,3]}}]}}"#);
     assert!(reason(&quadruple).contains("a quadruple has 2 cells and 3 digits"), "{}", reason(&quadruple));
@@ -472,16 +478,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{SKYSCRAPER_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{NABNER_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"skyscraper\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"nabner\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", SKYSCRAPER_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", NABNER_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

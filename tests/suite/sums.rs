@@ -106,7 +106,8 @@ fn agrees_under(
             | ParseError::NotBetween { .. }
             | ParseError::QuadrupleMissing { .. }
             | ParseError::NotRenban { .. }
-            | ParseError::SameClass { .. }),
+            | ParseError::SameClass { .. }
+            | ParseError::Seen { .. }),
         ) => {
             prop_assert_eq!(expected, 0, "{}: {}", puzzle, e);
             return Ok(());
@@ -1161,5 +1162,96 @@ fn x_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<d
     let boxed = Board::empty_with(&four().with_x_sum(3, &[0, 1, 4, 5])?);
     let refused = lazydoku::format::f_puzzles_link(&boxed).unwrap_err().to_string();
     assert!(refused.contains("an X-sum only along a row or a column"), "{refused}");
+    Ok(())
+}
+
+/// How many of `digits` (a line's, from the clue's side) stand taller
+/// than all before them; `None` while one is missing.
+fn seen_of(digits: &[usize]) -> Option<usize> {
+    if digits.contains(&0) {
+        return None;
+    }
+    let (_, seen) =
+        digits.iter().fold((0, 0), |(tallest, seen), &d| if d > tallest { (d, seen + 1) } else { (tallest, seen) });
+    Some(seen)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn skyscrapers_agree_with_brute_force(
+        seed in 1..u64::MAX,
+        six in any::<bool>(),
+        keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
+        lines in prop::collection::vec((0..12usize, 0..4usize), 1..4),
+    ) {
+        let (br, bc) = if six { (2, 3) } else { (2, 2) };
+        let side = br * bc;
+        let grid_text = common::shuffled_grid(br, bc, seed);
+        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+        let units = common::classic_units(br, bc);
+        let mut rules = Rules::new(Shape::new(br, bc));
+        let mut clues = Vec::new();
+        for &(line, pick) in &lines {
+            // A row or column from either end, with the grid's clue or one
+            // more.
+            let mut cells = units[line % (2 * side)].clone();
+            if pick % 2 == 1 {
+                cells.reverse();
+            }
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            let seen = seen_of(&digits).expect("a full line") + [0, 0, 1, 1][pick];
+            match rules.clone().with_skyscraper(seen, &cells) {
+                Ok(more) => {
+                    rules = more;
+                    clues.push((seen, cells));
+                }
+                Err(RulesError::ImpossibleSkyscraper { .. }) => prop_assert!(seen > side),
+                Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
+            }
+        }
+        let puzzle = common::kept(&grid_text, &keep);
+        let may_hold = |grid: &[usize]| {
+            clues.iter().all(|(seen, cells)| {
+                let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+                seen_of(&digits).is_none_or(|found| found == *seen)
+            })
+        };
+        agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
+    }
+}
+
+#[test]
+fn skyscrapers_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<dyn std::error::Error>> {
+    let four = || Rules::new(Shape::new(2, 2));
+    assert_eq!(four().with_skyscraper(2, &[0, 1, 2, 4]), Err(RulesError::XSumLine { cells: vec![0, 1, 2, 4] }));
+    assert_eq!(four().with_skyscraper(5, &[0, 1, 2, 3]), Err(RulesError::ImpossibleSkyscraper { seen: 5, side: 4 }));
+    assert_eq!(
+        four().with_skyscraper(0, &[0, 1, 2, 3]).unwrap_err().to_string(),
+        "no skyscraper line shows 0 digits: it shows 1 to 4"
+    );
+    // Givens that show another number are refused where the line fills.
+    let row = Rules::new(Shape::NINE).with_skyscraper(2, &[0, 1, 2, 3, 4, 5, 6, 7, 8])?;
+    let err = row.parse(&format!("123456789{}", ".".repeat(72))).unwrap_err();
+    assert_eq!(err, ParseError::Seen { seen: 2, found: 9, line: 1, column: 9 });
+    assert_eq!(err.reason(), "the givens fill a skyscraper line that shows 9 digits, not its clue of 2");
+    // A clue of 1 puts the tallest first.
+    let one = Rules::new(Shape::NINE).with_skyscraper(1, &[8, 17, 26, 35, 44, 53, 62, 71, 80])?;
+    assert_eq!(Board::empty_with(&one).propagated().expect("solutions").get(8), Some(9));
+    let json = r#"{"puzzle": "................", "skyscrapers": [{"clue": 4, "cells": [0, 1, 2, 3]},
+        {"clue": 1, "cells": [3, 7, 11, 15]}]}"#;
+    let f_puzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],
+        "skyscraper":[{"cell":"R1C0","value":"4"},{"cell":"R0C4","value":1}]}"#;
+    let expected = four().with_skyscraper(4, &[0, 1, 2, 3])?.with_skyscraper(1, &[3, 7, 11, 15])?;
+    let clues = [(4, vec![0, 1, 2, 3]), (1, vec![3, 7, 11, 15])];
+    let may_hold = |grid: &[usize]| {
+        clues.iter().all(|(seen, cells)| {
+            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+            seen_of(&digits).is_none_or(|found| found == *seen)
+        })
+    };
+    let layout = reads_back_and_counts(json, f_puzzles, &expected, &may_hold)?;
+    assert_eq!(layout.skyscrapers(), clues);
     Ok(())
 }

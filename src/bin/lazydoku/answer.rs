@@ -524,7 +524,7 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, X-sums, between lines, quadruples, renban lines, lines of equal sums or classes or even and odd cells) have one",
+        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, X-sums, skyscrapers, between lines, quadruples, renban lines, lines of equal sums or classes or even and odd cells) have one",
     )?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
@@ -776,6 +776,7 @@ pub fn note_rules_left_out(layout: Option<&Layout>) {
             || !layout.arrows().is_empty()
             || !layout.sandwiches().is_empty()
             || !layout.x_sums().is_empty()
+            || !layout.skyscrapers().is_empty()
             || !layout.between_lines().is_empty()
             || !layout.quadruples().is_empty()
             || !layout.renbans().is_empty()
@@ -789,7 +790,7 @@ pub fn note_rules_left_out(layout: Option<&Layout>) {
         NOTED.call_once(|| {
             eprintln!(
                 "lazydoku: note: line and grid answers have no way to write a JSON puzzle's `extra_regions`, \
-                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `x_sums`, `between_lines`, `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`, `double_arrows`, `entropic_lines` and `modular_lines`, and are written without them (the puzzle's own \
+                 `distinct_groups`, `thermometers`, `relations`, `sums`, `arrows`, `sandwiches`, `x_sums`, `skyscrapers`, `between_lines`, `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`, `double_arrows`, `entropic_lines` and `modular_lines`, and are written without them (the puzzle's own \
                  format and --format json keep them)"
             );
         });
@@ -829,7 +830,8 @@ fn own_maps(layout: Option<&Layout>) -> impl Iterator<Item = (&'static str, &str
 /// the region map as written; `cages`, each cage's sum and cells (as
 /// `generate --format json` writes them, and `--cages` reads them); a JSON
 /// object's `extra_regions`, `distinct_groups`, `thermometers`,
-/// `relations`, `sums`, `arrows`, `sandwiches`, `x_sums`, `between_lines`,
+/// `relations`, `sums`, `arrows`, `sandwiches`, `x_sums`, `skyscrapers`,
+/// `between_lines`,
 /// `quadruples`, `renbans`, `region_sum_lines`, `zipper_lines`,
 /// `double_arrows`, `entropic_lines`, `modular_lines`, `even` and `odd`;
 /// and `rules`, the names.
@@ -858,6 +860,11 @@ pub fn layout_fields(board: &Board, layout: &Layout) -> Vec<(&'static str, Strin
     let sums = (!layout.sums().is_empty()).then(|| ("sums", sum_lists(layout.sums())));
     let sandwiches = (!layout.sandwiches().is_empty()).then(|| ("sandwiches", sum_lists(layout.sandwiches())));
     let x_sums = (!layout.x_sums().is_empty()).then(|| ("x_sums", sum_lists(layout.x_sums())));
+    let skyscrapers = (!layout.skyscrapers().is_empty()).then(|| {
+        let objects =
+            layout.skyscrapers().iter().map(|(seen, list)| format!("{{\"clue\":{seen},\"cells\":{}}}", cells(list)));
+        ("skyscrapers", format!("[{}]", objects.format(",")))
+    });
     let between = (!layout.between_lines().is_empty()).then(|| ("between_lines", cell_lists(layout.between_lines())));
     let lines = [
         ("renbans", layout.renbans()),
@@ -903,6 +910,7 @@ pub fn layout_fields(board: &Board, layout: &Layout) -> Vec<(&'static str, Strin
         .chain(arrows)
         .chain(sandwiches)
         .chain(x_sums)
+        .chain(skyscrapers)
         .chain(between)
         .chain(quadruples)
         .chain(lines)
