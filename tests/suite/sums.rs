@@ -1075,6 +1075,63 @@ fn x_sum_of(digits: &[usize]) -> Option<usize> {
     counted.iter().all(|&d| d != 0).then(|| counted.iter().sum())
 }
 
+/// What a line's digits, from the clue's side, show for a clue outside
+/// the grid (an X-sum, a skyscraper's count); `None` while they cannot
+/// tell.
+type ClueOf = fn(&[usize]) -> Option<usize>;
+
+/// Whether `grid` (0 for an empty cell) can still keep every clue of
+/// `clues` (its number and its cells from its side), read by `clue_of`.
+fn clues_may_hold(grid: &[usize], clues: &[(usize, Vec<usize>)], clue_of: ClueOf) -> bool {
+    clues.iter().all(|(clue, cells)| {
+        let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+        clue_of(&digits).is_none_or(|found| found == *clue)
+    })
+}
+
+/// How a rule refuses a clue no line shows: whether an error is that
+/// refusal, and the largest clue on a side.
+type Refusal = (fn(&RulesError) -> bool, fn(usize) -> usize);
+
+/// The property test of clues outside the grid: on the grid of `seed` (a
+/// 6x6 one if `six`, else 4x4) with the givens `keep` marks, a clue for
+/// each of `lines` (a row or column, read from its far end for an odd
+/// pick) with the grid's number or one more (picks 2 and 3), added by
+/// `with`, which must refuse a number above `largest` of the side as
+/// `impossible` says; then the board against [`backtrack`].
+fn outside_clues_agree(
+    (seed, six, keep, lines): (u64, bool, &[bool], &[(usize, usize)]),
+    clue_of: ClueOf,
+    with: fn(Rules, usize, &[usize]) -> Result<Rules, RulesError>,
+    (impossible, largest): Refusal,
+) -> Result<(), TestCaseError> {
+    let (br, bc) = if six { (2, 3) } else { (2, 2) };
+    let side = br * bc;
+    let grid_text = common::shuffled_grid(br, bc, seed);
+    let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
+    let units = common::classic_units(br, bc);
+    let mut rules = Rules::new(Shape::new(br, bc));
+    let mut clues = Vec::new();
+    for &(line, pick) in lines {
+        let mut cells = units[line % (2 * side)].clone();
+        if pick % 2 == 1 {
+            cells.reverse();
+        }
+        let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
+        let clue = clue_of(&digits).expect("a full line") + [0, 0, 1, 1][pick];
+        match with(rules.clone(), clue, &cells) {
+            Ok(more) => {
+                rules = more;
+                clues.push((clue, cells));
+            }
+            Err(e) if impossible(&e) => prop_assert!(clue > largest(side)),
+            Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
+        }
+    }
+    let puzzle = common::kept(&grid_text, keep);
+    agrees_under(&rules, &puzzle, side, &units, &|grid| clues_may_hold(grid, &clues, clue_of))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
@@ -1085,39 +1142,9 @@ proptest! {
         keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
         lines in prop::collection::vec((0..12usize, 0..4usize), 1..4),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let grid_text = common::shuffled_grid(br, bc, seed);
-        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
-        let units = common::classic_units(br, bc);
-        let mut rules = Rules::new(Shape::new(br, bc));
-        let mut x_sums = Vec::new();
-        for &(line, pick) in &lines {
-            // A row or column from either end, with the grid's X-sum or
-            // one more.
-            let mut cells = units[line % (2 * side)].clone();
-            if pick % 2 == 1 {
-                cells.reverse();
-            }
-            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-            let sum = x_sum_of(&digits).expect("a full line") + [0, 0, 1, 1][pick];
-            match rules.clone().with_x_sum(sum, &cells) {
-                Ok(more) => {
-                    rules = more;
-                    x_sums.push((sum, cells));
-                }
-                Err(RulesError::ImpossibleXSum { .. }) => prop_assert!(sum > side * (side + 1) / 2),
-                Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
-            }
-        }
-        let puzzle = common::kept(&grid_text, &keep);
-        let may_hold = |grid: &[usize]| {
-            x_sums.iter().all(|(sum, cells)| {
-                let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-                x_sum_of(&digits).is_none_or(|found| found == *sum)
-            })
-        };
-        agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
+        let impossible = |e: &RulesError| matches!(e, RulesError::ImpossibleXSum { .. });
+        let with = |rules: Rules, sum: usize, cells: &[usize]| rules.with_x_sum(sum, cells);
+        outside_clues_agree((seed, six, &keep, &lines), x_sum_of, with, (impossible, |side| side * (side + 1) / 2))?;
     }
 }
 
@@ -1150,12 +1177,7 @@ fn x_sums_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), Box<d
         "xsum":[{"cell":"R1C0","value":"10"},{"cell":"R5C1","value":3},{"cell":"R2C5","value":"6"}]}"#;
     let expected = four().with_x_sum(10, &[0, 1, 2, 3])?.with_x_sum(3, &[12, 8, 4, 0])?.with_x_sum(6, &[7, 6, 5, 4])?;
     let sums = [(10, vec![0, 1, 2, 3]), (3, vec![12, 8, 4, 0]), (6, vec![7, 6, 5, 4])];
-    let may_hold = |grid: &[usize]| {
-        sums.iter().all(|(sum, cells)| {
-            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-            x_sum_of(&digits).is_none_or(|found| found == *sum)
-        })
-    };
+    let may_hold = |grid: &[usize]| clues_may_hold(grid, &sums, x_sum_of);
     let layout = reads_back_and_counts(json, f_puzzles, &expected, &may_hold)?;
     assert_eq!(layout.x_sums(), sums);
     // One along a box is this crate's, and no f-puzzles clue's.
@@ -1186,39 +1208,9 @@ proptest! {
         keep in prop::collection::vec(prop::bool::weighted(0.15), 36),
         lines in prop::collection::vec((0..12usize, 0..4usize), 1..4),
     ) {
-        let (br, bc) = if six { (2, 3) } else { (2, 2) };
-        let side = br * bc;
-        let grid_text = common::shuffled_grid(br, bc, seed);
-        let grid: Vec<usize> = grid_text.bytes().map(|b| usize::from(b - b'0')).collect();
-        let units = common::classic_units(br, bc);
-        let mut rules = Rules::new(Shape::new(br, bc));
-        let mut clues = Vec::new();
-        for &(line, pick) in &lines {
-            // A row or column from either end, with the grid's clue or one
-            // more.
-            let mut cells = units[line % (2 * side)].clone();
-            if pick % 2 == 1 {
-                cells.reverse();
-            }
-            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-            let seen = seen_of(&digits).expect("a full line") + [0, 0, 1, 1][pick];
-            match rules.clone().with_skyscraper(seen, &cells) {
-                Ok(more) => {
-                    rules = more;
-                    clues.push((seen, cells));
-                }
-                Err(RulesError::ImpossibleSkyscraper { .. }) => prop_assert!(seen > side),
-                Err(e) => return Err(TestCaseError::fail(format!("{cells:?}: {e}"))),
-            }
-        }
-        let puzzle = common::kept(&grid_text, &keep);
-        let may_hold = |grid: &[usize]| {
-            clues.iter().all(|(seen, cells)| {
-                let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-                seen_of(&digits).is_none_or(|found| found == *seen)
-            })
-        };
-        agrees_under(&rules, &puzzle, side, &units, &may_hold)?;
+        let impossible = |e: &RulesError| matches!(e, RulesError::ImpossibleSkyscraper { .. });
+        let with = |rules: Rules, seen: usize, cells: &[usize]| rules.with_skyscraper(seen, cells);
+        outside_clues_agree((seed, six, &keep, &lines), seen_of, with, (impossible, |side| side))?;
     }
 }
 
@@ -1245,12 +1237,7 @@ fn skyscrapers_say_what_is_wrong_and_come_in_json_and_f_puzzles() -> Result<(), 
         "skyscraper":[{"cell":"R1C0","value":"4"},{"cell":"R0C4","value":1}]}"#;
     let expected = four().with_skyscraper(4, &[0, 1, 2, 3])?.with_skyscraper(1, &[3, 7, 11, 15])?;
     let clues = [(4, vec![0, 1, 2, 3]), (1, vec![3, 7, 11, 15])];
-    let may_hold = |grid: &[usize]| {
-        clues.iter().all(|(seen, cells)| {
-            let digits: Vec<usize> = cells.iter().map(|&c| grid[c]).collect();
-            seen_of(&digits).is_none_or(|found| found == *seen)
-        })
-    };
+    let may_hold = |grid: &[usize]| clues_may_hold(grid, &clues, seen_of);
     let layout = reads_back_and_counts(json, f_puzzles, &expected, &may_hold)?;
     assert_eq!(layout.skyscrapers(), clues);
     Ok(())
