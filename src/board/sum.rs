@@ -101,11 +101,7 @@ impl EqualSumKind {
 /// within every group's bounds (the least and greatest its cells'
 /// candidates add up to), and each cell keeps the digits with which its
 /// group can still make such a sum. `None` when no sum is left.
-pub(crate) fn equal_sums_narrowed(
-    groups: &[Vec<u16>],
-    held: impl Fn(usize) -> u32,
-    keep: &mut SmallVec<[u32; 32]>,
-) -> Option<()> {
+fn equal_sums_narrowed(groups: &[Vec<u16>], held: impl Fn(usize) -> u32, keep: &mut SmallVec<[u32; 32]>) -> Option<()> {
     let bounds = |group: &[u16]| {
         group.iter().fold((0, 0), |(least, most), &cell| {
             let (a, b) = contribution(held(usize::from(cell)), 1);
@@ -156,7 +152,7 @@ pub(crate) fn classes_of(kind: ClassLine, side: usize) -> Option<[u32; 3]> {
 /// two) take different classes: each place keeps the classes every cell
 /// at it can hold, those are settled as distinct, and each cell keeps the
 /// digits of its place's classes. `None` when a place has none left.
-pub(crate) fn classes_narrowed(
+fn classes_narrowed(
     line: &[u16],
     classes: &[u32; 3],
     held: impl Fn(usize) -> u32,
@@ -489,7 +485,7 @@ pub(crate) fn digits_within(mask: u32, weight: i32, low: i64, high: i64) -> u32 
 /// bounds, the ends keep those two digits, the cells between the digits
 /// that fit the rest, and the cells outside any digit but those two. A
 /// digit no such pair supports goes. `None` when no pair is left.
-pub(crate) fn sandwich_narrowed(
+fn sandwich_narrowed(
     cells: &[u16],
     sum: usize,
     full: u32,
@@ -544,7 +540,7 @@ pub(crate) fn sandwich_narrowed(
 /// digit), so this keeps what some walk over the states (tallest so far,
 /// digits seen) allows, forward from the clue and back from the end.
 /// `None` when no way is left.
-pub(crate) fn skyscraper_narrowed(
+fn skyscraper_narrowed(
     cells: &[u16],
     seen: usize,
     held: impl Fn(usize) -> u32,
@@ -636,7 +632,7 @@ fn distinct_sum(masks: &[u32], sum: i64, keep: &mut [u32]) -> bool {
 /// distinct digits, the first cell keeps `x`, those cells the digits that
 /// fit, and the cells past them any digit but `x`. `None` when no first
 /// digit is left.
-pub(crate) fn x_sum_narrowed(
+fn x_sum_narrowed(
     cells: &[u16],
     sum: usize,
     held: impl Fn(usize) -> u32,
@@ -668,11 +664,7 @@ pub(crate) fn x_sum_narrowed(
 /// `keep`: for each pair of the ends' digits two or more apart under which
 /// every middle cell has a digit strictly between them, the ends keep
 /// theirs and the middle cells those between. `None` when no pair is left.
-pub(crate) fn between_narrowed(
-    line: &[u16],
-    held: impl Fn(usize) -> u32,
-    keep: &mut SmallVec<[u32; 32]>,
-) -> Option<()> {
+fn between_narrowed(line: &[u16], held: impl Fn(usize) -> u32, keep: &mut SmallVec<[u32; 32]>) -> Option<()> {
     let masks: SmallVec<[u32; 32]> = line.iter().map(|&c| held(usize::from(c))).collect();
     let last = masks.len() - 1;
     keep.clear();
@@ -700,7 +692,7 @@ pub(crate) fn between_narrowed(
 /// `keep`: a digit the quadruple needs as many times as it has cells that
 /// may hold it goes into all of them, and when its digits fill it, each
 /// cell keeps those digits only. `None` when a digit has too few cells.
-pub(crate) fn quadruple_narrowed(
+fn quadruple_narrowed(
     cells: &[u16],
     digits: &[u8],
     held: impl Fn(usize) -> u32,
@@ -737,12 +729,7 @@ pub(crate) fn quadruple_narrowed(
 /// (a digit with one cell left goes there, a cell with one digit left
 /// takes it from the others); each cell keeps what some run leaves it.
 /// `None` when no run is left.
-pub(crate) fn renban_narrowed(
-    line: &[u16],
-    full: u32,
-    held: impl Fn(usize) -> u32,
-    keep: &mut SmallVec<[u32; 32]>,
-) -> Option<()> {
+fn renban_narrowed(line: &[u16], full: u32, held: impl Fn(usize) -> u32, keep: &mut SmallVec<[u32; 32]>) -> Option<()> {
     let masks: SmallVec<[u32; 32]> = line.iter().map(|&c| held(usize::from(c))).collect();
     keep.clear();
     keep.resize(masks.len(), 0);
