@@ -101,9 +101,11 @@ impl Rating {
         let (mut hardest, mut score, mut steps) = (None, 0, 0);
         for step in explain.by_ref() {
             let technique = step.technique();
-            hardest = Some(
-                hardest.map_or(technique, |h: Technique| if technique.score() > h.score() { technique } else { h }),
-            );
+            // By level first: scores are not in the order of levels (simple
+            // colouring, expert, scores below the XY-wing, hard), and a
+            // puzzle's level is that of the hardest step it needs.
+            let rank = |t: Technique| (t.level(), t.score());
+            hardest = Some(hardest.map_or(technique, |h: Technique| if rank(technique) > rank(h) { technique } else { h }));
             score += technique.score();
             steps += 1;
         }
@@ -128,8 +130,9 @@ impl Rating {
         self.solutions
     }
 
-    /// The hardest technique the logical solution used (by score), `None`
-    /// when it took no step.
+    /// The hardest technique the logical solution used: of the highest
+    /// level ([`Technique::level`]), and of those the highest score.
+    /// `None` when it took no step.
     #[must_use]
     pub fn hardest(&self) -> Option<Technique> {
         self.hardest
