@@ -336,6 +336,23 @@ fn ratings_order_puzzles_by_difficulty() {
 }
 
 #[test]
+fn a_level_is_that_of_the_hardest_step_taken() {
+    // Generated puzzles of every level, simple colouring and XY-wings among
+    // them: scores do not rank techniques in the order of their levels.
+    let mut seen = HashSet::new();
+    for puzzle in Generator::new(Rules::new(Shape::NINE)).seed(3).puzzles().take(300) {
+        let rating = puzzle.rate();
+        let mut steps = puzzle.explain();
+        let highest = steps.by_ref().map(|step| step.technique().level()).max().unwrap_or(Level::Easy);
+        let level = if steps.ending() == Some(Ending::Solved) { highest } else { Level::Beyond };
+        assert_eq!(rating.level(), level, "{puzzle}");
+        assert_eq!(rating.hardest().map(Technique::level), rating.hardest().map(|_| highest), "{puzzle}");
+        seen.insert(level);
+    }
+    assert_eq!(seen.len(), Level::ALL.len(), "every level met: {seen:?}");
+}
+
+#[test]
 fn canonical_forms_agree_on_random_equivalents_over_public_sets() {
     for (name, every) in [("norvig_top95.txt", 1), ("puzzles2_17_clue", 1000), ("puzzles6_forum_hardest_1106", 10)] {
         for line in load(name).iter().step_by(every) {
