@@ -37,7 +37,7 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::board::{Board, Clauses, Region, Rules};
-use crate::explain::{Level, Rating};
+use crate::explain::{Ending, Level, Rating};
 use crate::random::SplitMix64;
 use crate::search;
 use crate::search::Budget;
@@ -273,10 +273,19 @@ impl Generator {
     /// Only puzzles of this level ([`Board::rate`]'s human difficulty).
     ///
     /// Puzzles are made and rated until one has the level, up to
-    /// [`MOST_TRIES`] for each position of the stream. How long that takes
-    /// depends on how common the level is among the puzzles made. Of 2,000
-    /// minimal 9x9 puzzles with half-turn symmetry, 67% were easy, 9%
-    /// medium, 12% hard, 2% expert and 9% beyond.
+    /// [`MOST_TRIES`] for each position of the stream. Of 2,000 minimal 9x9
+    /// puzzles with half-turn symmetry, 67% were easy, 10% medium, 9% hard,
+    /// 3% expert and 10% beyond, so on classic rules a few tries do.
+    ///
+    /// Where three tries in four or more (from the eighth on) came out
+    /// harder than the level, each such try is made again from the same
+    /// grid, its givens removed only while [`Board::explain`] still solves
+    /// it with techniques of the level or easier (the puzzle is then unique
+    /// without a search), until none can go. Such a puzzle is not minimal:
+    /// some givens could go if logic were allowed more. That is how rules
+    /// whose minimal puzzles are beyond the techniques (lines, sums, large
+    /// boards) get puzzles of a level at all: 9x9 with rules along lines,
+    /// medium puzzles in about a tenth of a second each.
     ///
     /// ```
     /// use lazydoku::explain::Level;
@@ -409,25 +418,47 @@ impl Generator {
     #[must_use]
     pub fn puzzle(&self, index: u64) -> Option<Board> {
         if self.level.is_none() && self.guesses.is_none() {
-            return self.candidate(random_for(self.seed, index));
+            return self.candidate(random_for(self.seed, index), None);
         }
+        let fits = |puzzle: &Board, level: Option<Level>| {
+            level.is_none_or(|level| level == self.level.unwrap_or(level))
+                && self.guesses.as_ref().is_none_or(|range| range.contains(&crate::explain::guesses(puzzle).0))
+        };
+        // Tries whose puzzle came out harder than the level asked for.
+        let mut too_hard_tries = 0;
         for attempt in 0..MOST_TRIES {
             // The first try is the puzzle made without a difficulty asked for.
             let seed = self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             // No puzzle at all: the rules have no solution.
-            let puzzle = self.candidate(random_for(seed, index))?;
-            let level_fits = self.level.is_none_or(|level| Rating::logical(&puzzle).level() == level);
-            let fits = level_fits
-                && self.guesses.as_ref().is_none_or(|range| range.contains(&crate::explain::guesses(&puzzle).0));
-            if fits {
+            let puzzle = self.candidate(random_for(seed, index), None)?;
+            let level = self.level.map(|_| Rating::logical(&puzzle).level());
+            if fits(&puzzle, level) {
                 return Some(puzzle);
+            }
+            // Too hard, as three in four tries or more were (of eight or
+            // more): the same grid again, with givens removed only while
+            // logic of the level asked for still solves the puzzle.
+            // Checking that takes the logical steps at each removal, where
+            // a minimal puzzle takes one count, so it is done only where
+            // minimal puzzles keep missing the level by being too hard
+            // (rules along lines and sums, mostly, whose minimal puzzles
+            // are beyond logic). Elsewhere the next try is cheaper.
+            let too_hard = self.level.zip(level).filter(|&(wanted, got)| wanted < got && wanted < Level::Beyond);
+            too_hard_tries += u64::from(too_hard.is_some());
+            if let Some((wanted, _)) = too_hard.filter(|_| attempt >= 7 && 4 * too_hard_tries >= 3 * (attempt + 1)) {
+                let puzzle = self.candidate(random_for(seed, index), Some(wanted))?;
+                if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
+                    return Some(puzzle);
+                }
             }
         }
         None
     }
 
-    /// One puzzle of the rules, from the random numbers `random`.
-    fn candidate(&self, mut random: SplitMix64) -> Option<Board> {
+    /// One puzzle of the rules, from the random numbers `random`: minimal,
+    /// or with `logical`, with givens removed only while logic of that
+    /// level still solves it.
+    fn candidate(&self, mut random: SplitMix64, logical: Option<Level>) -> Option<Board> {
         let (empty, grid) = self.rules_and_grid(&mut random)?;
         let side = self.rules.shape().side();
         let mut orbits = self.symmetry.orbits(side);
@@ -451,29 +482,53 @@ impl Generator {
                 kept[cell] = false;
             }
             // Cells whose digit the givens left in their regions force
-            // can go without a search: no other solution appears.
-            orbit.iter().all(|&cell| peers.force(cell, &digits, &kept, side))
-                || unique_without(&givens_of(&empty, &digits, &kept), &grid, orbit, learned.as_ref())
+            // can go without a search: no other solution appears (and
+            // logic places them with a single).
+            if orbit.iter().all(|&cell| peers.force(cell, &digits, &kept, side)) {
+                return true;
+            }
+            let puzzle = givens_of(&empty, &digits, &kept);
+            match logical {
+                // Sound steps that fill every cell leave one solution, so no
+                // search is needed.
+                Some(level) => solved_within(&puzzle, level),
+                None => unique_without(&puzzle, &grid, orbit, learned.as_ref()),
+            }
         };
         // Large puzzles test several removals at a time, with the same
-        // result as testing them one by one (`speculation` says how).
+        // result as testing them one by one (`speculation` says how, from
+        // uniqueness being monotone in the givens, which logic is not).
         #[cfg(feature = "parallel")]
-        if side >= speculation::SIDE && rayon::current_num_threads() > 1 {
+        if logical.is_none() && side >= speculation::SIDE && rayon::current_num_threads() > 1 {
             let kept = speculation::remove(&orbits, kept, clues, self.clues, &removable);
             return Some(givens_of(&empty, &digits, &kept));
         }
-        for orbit in &orbits {
-            if self.clues.is_some_and(|floor| clues <= floor) {
-                break;
-            }
-            if removable(&kept, orbit) {
-                for &cell in orbit {
-                    kept[cell] = false;
+        // One pass over the orbits leaves a minimal puzzle. Logic can solve
+        // a puzzle that it could not with more givens (its steps take
+        // another path), so under a level the passes go on until one
+        // removes nothing: then no given left can go.
+        loop {
+            let mut removed = false;
+            for orbit in &orbits {
+                if self.clues.is_some_and(|floor| clues <= floor) {
+                    break;
                 }
-                clues -= orbit.len();
+                // Gone in an earlier pass.
+                if !kept[orbit[0]] {
+                    continue;
+                }
+                if removable(&kept, orbit) {
+                    for &cell in orbit {
+                        kept[cell] = false;
+                    }
+                    clues -= orbit.len();
+                    removed = true;
+                }
+            }
+            if logical.is_none() || !removed {
+                return Some(givens_of(&empty, &digits, &kept));
             }
         }
-        Some(givens_of(&empty, &digits, &kept))
     }
 
     /// The empty board of one puzzle's rules (with a random map or cages
@@ -674,6 +729,14 @@ impl Learned {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(clauses);
         answer
     }
+}
+
+/// Whether [`Board::explain`] solves `puzzle` with no technique above
+/// `level`: the rating's level is then `level` or below. The steps stop at
+/// the first one above it, which the rating would count too.
+fn solved_within(puzzle: &Board, level: Level) -> bool {
+    let mut steps = puzzle.explain();
+    steps.by_ref().all(|step| step.technique().level() <= level) && steps.ending() == Some(Ending::Solved)
 }
 
 /// Whether `puzzle` (which `solution` solves) has no other solution, given

@@ -105,7 +105,8 @@ impl Rating {
             // colouring, expert, scores below the XY-wing, hard), and a
             // puzzle's level is that of the hardest step it needs.
             let rank = |t: Technique| (t.level(), t.score());
-            hardest = Some(hardest.map_or(technique, |h: Technique| if rank(technique) > rank(h) { technique } else { h }));
+            hardest =
+                Some(hardest.map_or(technique, |h: Technique| if rank(technique) > rank(h) { technique } else { h }));
             score += technique.score();
             steps += 1;
         }

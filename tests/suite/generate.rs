@@ -183,6 +183,42 @@ fn a_difficulty_asked_for_is_the_difficulty_given() {
     assert!(both.puzzles().take(3).all(|p| p.rate().guesses() == 0 && p.rate().level() == Level::Easy));
 }
 
+#[test]
+fn a_difficulty_comes_on_rules_whose_minimal_puzzles_are_beyond_logic() {
+    use lazydoku::explain::Level;
+    let rules = Rules::new(Shape::NINE)
+        .with_renban(&[0, 1, 2, 3])
+        .and_then(|r| r.with_zipper_line(&[20, 21, 22, 23, 24, 25, 26]))
+        .and_then(|r| r.with_entropic_line(&[36, 37, 38, 39, 40]))
+        .and_then(|r| r.with_modular_line(&[72, 73, 74, 75]))
+        .and_then(|r| r.with_double_arrow(&[60, 61, 62, 63]))
+        .unwrap();
+    let plain = Generator::new(rules).seed(4);
+    // The minimal puzzles of these rules need more than the techniques.
+    assert!(plain.puzzles().take(8).all(|p| p.rate().level() == Level::Beyond));
+    for level in [Level::Medium, Level::Hard] {
+        let generator = plain.clone().level(level);
+        for puzzle in generator.puzzles().take(3) {
+            assert!(puzzle.is_unique());
+            assert_eq!(puzzle.rate().level(), level, "{puzzle}");
+            // Each given left is needed: without it the puzzle has more
+            // solutions, or logic of the level no longer solves it.
+            let rules = puzzle.rules();
+            for cell in givens(&puzzle) {
+                let text: String =
+                    puzzle.as_str().char_indices().map(|(i, s)| if i == cell { '.' } else { s }).collect();
+                let fewer = rules.parse(&text).unwrap();
+                assert!(
+                    !fewer.is_unique() || fewer.rate().level() > level,
+                    "{puzzle}: r{}c{}",
+                    cell / 9 + 1,
+                    cell % 9 + 1
+                );
+            }
+        }
+    }
+}
+
 /// Whether the cells of `cells` are connected through sides on a board of
 /// side `side`.
 fn is_connected(cells: &[usize], side: usize) -> bool {
