@@ -217,6 +217,9 @@ const MOST_MAPS: usize = 100;
 /// a few dozen nodes; one without can take seconds to refute.
 const GRID_NODES: u64 = 5_000;
 
+/// Mixed into a try's seed for the order in which its cages are joined.
+const JOINS: u64 = 0x6A09_E667_F3BC_C908;
+
 /// How many puzzles are made for one position of the stream, at most, when
 /// looking for one of a given difficulty.
 pub const MOST_TRIES: u64 = 10_000;
@@ -345,6 +348,14 @@ impl Generator {
     /// cages alone make the solution unique. [`Rules::cage_map`] writes a
     /// puzzle's cages.
     ///
+    /// Nearly every such puzzle is medium (95 of 100 on 9x9; the rest
+    /// beyond). With [`Generator::level`] above that, once three tries in
+    /// four or more (from the eighth on) came out too easy, each such try
+    /// joins touching cages, two at a time in a random order, while logic of
+    /// the level still solves it, until it has the level: fewer, larger
+    /// cages, as hard killers have. Cages of the rules given to
+    /// [`Generator::new`] are never joined; with them, only the tries.
+    ///
     /// ```
     /// use lazydoku::generate::Generator;
     /// use lazydoku::{Rules, Shape};
@@ -424,8 +435,9 @@ impl Generator {
             level.is_none_or(|level| level == self.level.unwrap_or(level))
                 && self.guesses.as_ref().is_none_or(|range| range.contains(&crate::explain::guesses(puzzle).0))
         };
-        // Tries whose puzzle came out harder than the level asked for.
-        let mut too_hard_tries = 0;
+        // Tries whose puzzle came out harder, or easier, than the level
+        // asked for.
+        let (mut too_hard_tries, mut too_easy_tries) = (0, 0);
         for attempt in 0..MOST_TRIES {
             // The first try is the puzzle made without a difficulty asked for.
             let seed = self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -447,6 +459,22 @@ impl Generator {
             too_hard_tries += u64::from(too_hard.is_some());
             if let Some((wanted, _)) = too_hard.filter(|_| attempt >= 7 && 4 * too_hard_tries >= 3 * (attempt + 1)) {
                 let puzzle = self.candidate(random_for(seed, index), Some(wanted))?;
+                if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
+                    return Some(puzzle);
+                }
+            }
+            // Too easy, as three in four killer tries or more were: cages
+            // joined until the puzzle has the level (nearly every minimal
+            // killer puzzle is medium). Only cages the generator cut: the
+            // rules' own stay as they are.
+            let too_easy = self.level.zip(level).filter(|&(wanted, got)| got < wanted && wanted < Level::Beyond);
+            too_easy_tries += u64::from(too_easy.is_some());
+            let joining = self.killer && self.rules.cages().next().is_none();
+            if let Some((wanted, _)) =
+                too_easy.filter(|_| joining && attempt >= 7 && 4 * too_easy_tries >= 3 * (attempt + 1))
+            {
+                let mut random = random_for(seed ^ JOINS, index);
+                let puzzle = random_rules::joined_cages(&puzzle, wanted, &mut random)?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
                     return Some(puzzle);
                 }

@@ -409,6 +409,14 @@ impl Rules {
         Ok(rules)
     }
 
+    /// These rules with `cages` in place of their cages, unchecked, as
+    /// [`Rules::with_cage_list`].
+    pub(crate) fn with_cages_replaced(self, cages: Vec<(usize, Vec<usize>)>) -> Rules {
+        let side = self.geometry.side;
+        let all = cages.into_iter().map(|(sum, cells)| Cage::new(&cells, sum, side)).collect();
+        Rules::sharing(self.geometry.with_cages(all))
+    }
+
     /// These rules with every cage in `cages` added at once, unchecked: for
     /// cages made from a solution's digits, which hold by construction.
     pub(crate) fn with_cage_list(self, cages: Vec<(usize, Vec<usize>)>) -> Rules {

@@ -2,6 +2,7 @@
 //! cages cut from a full grid.
 
 use crate::board::{Board, Shape};
+use crate::explain::{Level, Rating};
 use crate::random::SplitMix64;
 
 /// How many trades of cells between touching regions are tried for each
@@ -98,6 +99,57 @@ fn is_connected(region: &[usize], label: usize, side: usize) -> bool {
 /// cutting aims for: sizes 2 and 3 most, as in published killers. A cell
 /// whose neighbours are all taken ends up a cage of its own.
 const CAGE_SIZE_WEIGHTS: [(usize, usize); 4] = [(2, 4), (3, 4), (4, 3), (5, 1)];
+
+/// A killer puzzle harder than `puzzle` (whose cages are all the
+/// generator's), up to `wanted`: two touching cages whose digits in the
+/// solution differ are joined into one, in a random order, while logic of
+/// `wanted` or easier still solves the puzzle, until it has that level or
+/// no join keeps it solved. Fewer, larger cages leave more combinations to
+/// each, which is what makes killer puzzles hard; removing givens cannot,
+/// as most keep none. Sound steps that fill every cell leave one
+/// solution, so no count is needed.
+pub(super) fn joined_cages(puzzle: &Board, wanted: Level, random: &mut SplitMix64) -> Option<Board> {
+    let side = puzzle.shape().side();
+    let solution = puzzle.solve()?;
+    let digit_bits = |cells: &[usize]| cells.iter().fold(0u32, |bits, &c| bits | 1 << solution.get(c).unwrap_or(0));
+    let rules = puzzle.rules();
+    let mut cages: Vec<(usize, Vec<usize>)> = rules.cages().collect();
+    let mut current = puzzle.clone();
+    loop {
+        let mut cage_of = vec![usize::MAX; side * side];
+        for (k, (_, cells)) in cages.iter().enumerate() {
+            for &cell in cells {
+                cage_of[cell] = k;
+            }
+        }
+        let mut pairs: Vec<(usize, usize)> = (0..side * side)
+            .flat_map(|cell| neighbours(cell, side).into_iter().map(move |next| (cell, next)))
+            .map(|(a, b)| (cage_of[a], cage_of[b]))
+            .filter(|&(a, b)| a < b && b != usize::MAX && digit_bits(&cages[a].1) & digit_bits(&cages[b].1) == 0)
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        random.shuffle(&mut pairs);
+        let joined = pairs.into_iter().find_map(|(a, b)| {
+            let mut tried = cages.clone();
+            let (sum, cells) = tried.swap_remove(b);
+            tried[a].0 += sum;
+            tried[a].1.extend(cells);
+            tried[a].1.sort_unstable();
+            let board = rules.clone().with_cages_replaced(tried.clone()).parse(current.as_str()).ok()?;
+            let level = Rating::logical(&board).level();
+            (level <= wanted).then_some((tried, board, level))
+        });
+        let Some((tried, board, level)) = joined else {
+            return Some(current);
+        };
+        cages = tried;
+        current = board;
+        if level == wanted {
+            return Some(current);
+        }
+    }
+}
 
 /// Killer cages cut from the full grid `grid`: connected groups of cells
 /// with distinct digits, each with its digits' sum. Every cell is in a cage.

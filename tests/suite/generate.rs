@@ -274,32 +274,53 @@ fn random_jigsaw_maps_have_connected_regions_and_unique_minimal_puzzles() {
 
 #[test]
 fn killer_puzzles_have_cages_that_hold_their_solution() {
-    for (shape, rules) in [
-        (Shape::new(2, 3), Rules::new(Shape::new(2, 3))),
-        (Shape::NINE, Rules::new(Shape::NINE)),
-        (Shape::NINE, Rules::new(Shape::NINE).with_windows()),
-    ] {
+    for rules in [Rules::new(Shape::new(2, 3)), Rules::new(Shape::NINE), Rules::new(Shape::NINE).with_windows()] {
         let generator = Generator::new(rules).seed(8).killer();
         for puzzle in generator.puzzles().take(3) {
-            let rules = puzzle.rules();
-            let solution = puzzle.solve().unwrap();
-            let cages: Vec<(usize, Vec<usize>)> = rules.cages().collect();
-            let mut covered: Vec<usize> = cages.iter().flat_map(|(_, cells)| cells.iter().copied()).collect();
-            covered.sort_unstable();
-            assert_eq!(covered, (0..shape.cells()).collect::<Vec<_>>(), "every cell in one cage");
-            for (sum, cells) in &cages {
-                let digits: Vec<u8> = cells.iter().map(|&c| solution.get(c).unwrap()).collect();
-                assert_eq!(digits.iter().map(|&d| usize::from(d)).sum::<usize>(), *sum);
-                assert!(digits.iter().enumerate().all(|(i, d)| !digits[..i].contains(d)), "{digits:?}");
-                assert!(cells.len() == 1 || is_connected(cells, shape.side()), "{cells:?}");
-            }
-            assert!(puzzle.is_unique(), "{puzzle}");
+            assert_cages_hold(&puzzle);
             assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
-            // The cage map reads back as the same rules.
-            let map = rules.cage_map().unwrap();
-            let base = Rules::new(shape);
-            let base = if rules.regions().any(|(kind, _)| kind == Region::Window) { base.with_windows() } else { base };
-            assert_eq!(base.with_cage_map(&map).unwrap(), rules, "{map}");
+        }
+    }
+}
+
+/// Checks that the cages of the unique killer `puzzle` cover every cell
+/// once, are connected, hold distinct digits of their sums in its solution,
+/// and read back from the cage map as the same rules.
+fn assert_cages_hold(puzzle: &Board) {
+    let shape = puzzle.shape();
+    let rules = puzzle.rules();
+    assert!(puzzle.is_unique(), "{puzzle}");
+    let solution = puzzle.solve().unwrap();
+    let cages: Vec<(usize, Vec<usize>)> = rules.cages().collect();
+    let mut covered: Vec<usize> = cages.iter().flat_map(|(_, cells)| cells.iter().copied()).collect();
+    covered.sort_unstable();
+    assert_eq!(covered, (0..shape.cells()).collect::<Vec<_>>(), "every cell in one cage");
+    for (sum, cells) in &cages {
+        let digits: Vec<u8> = cells.iter().map(|&c| solution.get(c).unwrap()).collect();
+        assert_eq!(digits.iter().map(|&d| usize::from(d)).sum::<usize>(), *sum);
+        assert!(digits.iter().enumerate().all(|(i, d)| !digits[..i].contains(d)), "{digits:?}");
+        assert!(cells.len() == 1 || is_connected(cells, shape.side()), "{cells:?}");
+    }
+    let map = rules.cage_map().unwrap();
+    let base = Rules::new(shape);
+    let base = if rules.regions().any(|(kind, _)| kind == Region::Window) { base.with_windows() } else { base };
+    assert_eq!(base.with_cage_map(&map).unwrap(), rules, "{map}");
+}
+
+#[test]
+fn hard_and_expert_killer_puzzles_come_from_joined_cages() {
+    use lazydoku::explain::Level;
+    let plain = Generator::new(Rules::new(Shape::NINE)).seed(1).killer();
+    // Minimal killer puzzles are nearly all medium.
+    let medium = plain.puzzles().take(12).filter(|p| p.rate().level() == Level::Medium).count();
+    assert!(medium >= 10, "{medium} of 12 medium");
+    let cages = |p: &Board| p.rules().cages().count();
+    for level in [Level::Hard, Level::Expert] {
+        for puzzle in plain.clone().level(level).puzzles().take(2) {
+            assert_cages_hold(&puzzle);
+            assert_eq!(puzzle.rate().level(), level, "{puzzle}");
+            // Fewer cages than a minimal puzzle of the same generator cuts.
+            assert!(cages(&puzzle) < plain.puzzles().take(12).map(|p| cages(&p)).min().unwrap(), "{puzzle}");
         }
     }
 }

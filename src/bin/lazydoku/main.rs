@@ -165,7 +165,8 @@ enum Command {
         clues: Option<usize>,
         /// Only puzzles of this level (as `rate` gives it): easy, medium, hard, expert or beyond.
         /// Where minimal puzzles keep coming out harder (rules along lines, sums), givens are
-        /// removed only while logic of the level still solves the puzzle.
+        /// removed only while logic of the level still solves the puzzle; where killer puzzles keep
+        /// coming out easier, cages are joined until it has the level.
         #[arg(long, value_name = "LEVEL")]
         difficulty: Option<Level>,
         /// Only puzzles whose guesses (as `rate` gives them) are within MIN-MAX, or at least MIN
