@@ -282,9 +282,10 @@ impl Generator {
     ///
     /// Where three tries in four or more (from the eighth on) came out
     /// harder than the level, each such try is made again from the same
-    /// grid, its givens removed only while [`Board::explain`] still solves
-    /// it with techniques of the level or easier (the puzzle is then unique
-    /// without a search), until none can go. Such a puzzle is not minimal:
+    /// grid, each given (in a random order, as for minimal puzzles) removed
+    /// only if [`Board::explain`] still solves the puzzle with techniques
+    /// of the level or easier (it is then unique without a search). Such a
+    /// puzzle is not minimal:
     /// some givens could go if logic were allowed more. That is how rules
     /// whose minimal puzzles are beyond the techniques (lines, sums, large
     /// boards) get puzzles of a level at all: 9x9 with rules along lines,
@@ -525,38 +526,25 @@ impl Generator {
         };
         // Large puzzles test several removals at a time, with the same
         // result as testing them one by one (`speculation` says how, from
-        // uniqueness being monotone in the givens, which logic is not).
+        // uniqueness being monotone in the givens; logic is not known to
+        // be, so removals under a level go one at a time).
         #[cfg(feature = "parallel")]
         if logical.is_none() && side >= speculation::SIDE && rayon::current_num_threads() > 1 {
             let kept = speculation::remove(&orbits, kept, clues, self.clues, &removable);
             return Some(givens_of(&empty, &digits, &kept));
         }
-        // One pass over the orbits leaves a minimal puzzle. Logic can solve
-        // a puzzle that it could not with more givens (its steps take
-        // another path), so under a level the passes go on until one
-        // removes nothing: then no given left can go.
-        loop {
-            let mut removed = false;
-            for orbit in &orbits {
-                if self.clues.is_some_and(|floor| clues <= floor) {
-                    break;
-                }
-                // Gone in an earlier pass.
-                if !kept[orbit[0]] {
-                    continue;
-                }
-                if removable(&kept, orbit) {
-                    for &cell in orbit {
-                        kept[cell] = false;
-                    }
-                    clues -= orbit.len();
-                    removed = true;
-                }
+        for orbit in &orbits {
+            if self.clues.is_some_and(|floor| clues <= floor) {
+                break;
             }
-            if logical.is_none() || !removed {
-                return Some(givens_of(&empty, &digits, &kept));
+            if removable(&kept, orbit) {
+                for &cell in orbit {
+                    kept[cell] = false;
+                }
+                clues -= orbit.len();
             }
         }
+        Some(givens_of(&empty, &digits, &kept))
     }
 
     /// The empty board of one puzzle's rules (with a random map or cages
