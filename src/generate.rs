@@ -458,7 +458,7 @@ impl Generator {
             // are beyond logic). Elsewhere the next try is cheaper.
             let too_hard = self.level.zip(level).filter(|&(wanted, got)| wanted < got && wanted < Level::Beyond);
             too_hard_tries += u64::from(too_hard.is_some());
-            if let Some((wanted, _)) = too_hard.filter(|_| attempt >= 7 && 4 * too_hard_tries >= 3 * (attempt + 1)) {
+            if let Some((wanted, _)) = too_hard.filter(|_| most_of(too_hard_tries, attempt)) {
                 let puzzle = self.candidate(random_for(seed, index), Some(wanted))?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
                     return Some(puzzle);
@@ -471,9 +471,7 @@ impl Generator {
             let too_easy = self.level.zip(level).filter(|&(wanted, got)| got < wanted && wanted < Level::Beyond);
             too_easy_tries += u64::from(too_easy.is_some());
             let joining = self.killer && self.rules.cages().next().is_none();
-            if let Some((wanted, _)) =
-                too_easy.filter(|_| joining && attempt >= 7 && 4 * too_easy_tries >= 3 * (attempt + 1))
-            {
+            if let Some((wanted, _)) = too_easy.filter(|_| joining && most_of(too_easy_tries, attempt)) {
                 let mut random = random_for(seed ^ JOINS, index);
                 let puzzle = random_rules::joined_cages(&puzzle, wanted, &mut random)?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
@@ -745,6 +743,12 @@ impl Learned {
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(clauses);
         answer
     }
+}
+
+/// Whether `missed` tries of the first `attempt + 1` make three in four or
+/// more, from the eighth try on: enough to take a costlier kind of try.
+fn most_of(missed: u64, attempt: u64) -> bool {
+    attempt >= 7 && 4 * missed >= 3 * (attempt + 1)
 }
 
 /// Whether [`Board::explain`] solves `puzzle` with no technique above
