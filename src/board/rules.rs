@@ -1340,10 +1340,7 @@ impl Rules {
     /// The rule of [`Rules::with_x_sum`], checked against these rules.
     pub(crate) fn checked_x_sum(&self, sum: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
-        let line = self.sum_cells(cells)?;
-        if !self.is_region(&line) {
-            return Err(RulesError::XSumLine { cells: cells.to_vec() });
-        }
+        let line = self.clue_line(cells)?;
         // One digit 1 at least, all of them at most.
         if sum == 0 || sum > side * (side + 1) / 2 {
             return Err(RulesError::ImpossibleXSum { sum, side });
@@ -1390,10 +1387,7 @@ impl Rules {
     /// The rule of [`Rules::with_skyscraper`], checked against these rules.
     pub(crate) fn checked_skyscraper(&self, seen: usize, cells: &[usize]) -> Result<LineRule, RulesError> {
         let side = self.geometry.side;
-        let line = self.sum_cells(cells)?;
-        if !self.is_region(&line) {
-            return Err(RulesError::XSumLine { cells: cells.to_vec() });
-        }
+        let line = self.clue_line(cells)?;
         if seen == 0 || seen > side {
             return Err(RulesError::ImpossibleSkyscraper { seen, side });
         }
@@ -1463,6 +1457,13 @@ impl Rules {
     }
 
     /// `cells` as the rules keep them, each on the board and given once.
+    /// The cells of a clue read along a whole region from outside (X-sums,
+    /// skyscrapers), checked as [`Rules::sum_cells`] checks them.
+    fn clue_line(&self, cells: &[usize]) -> Result<Vec<u16>, RulesError> {
+        let line = self.sum_cells(cells)?;
+        if self.is_region(&line) { Ok(line) } else { Err(RulesError::XSumLine { cells: cells.to_vec() }) }
+    }
+
     fn sum_cells(&self, cells: &[usize]) -> Result<Vec<u16>, RulesError> {
         let count = self.geometry.cells;
         if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
