@@ -34,22 +34,18 @@ const BAND: u32 = 0x7FF_FFFF;
 /// All 27 digit-band pairs.
 const ALL_PAIRS: u32 = 0x7FF_FFFF;
 
-/// For the nine bits of a row: which of its three boxes have a candidate.
-const ROW_BOXES: [u32; 512] = {
-    let mut table = [0; 512];
-    let mut row = 0;
-    while row < 512 {
-        let mut b = 0;
-        while b < 3 {
-            if (row >> (3 * b)) & 7 != 0 {
-                table[row] |= 1 << b;
-            }
-            b += 1;
-        }
-        row += 1;
-    }
-    table
-};
+/// The mini-rows of a band's 27 bits that hold a candidate, as the nine
+/// bits of a [`PERMUTATIONS`] index: bit `3 * box + row`.
+///
+/// Shifts rather than a table: the band update is a chain of dependent
+/// steps, and each lookup is a load on it.
+#[inline]
+const fn mini_rows(band: u32) -> usize {
+    // Bit `9 * row + 3 * box` set where the mini-row has a candidate.
+    let firsts = (band | band >> 1 | band >> 2) & 0x124_9249;
+    // Rows 1 and 2 moved down by 8 and 16 bits interleave with row 0.
+    ((firsts | firsts >> 8 | firsts >> 16) & ROW) as usize
+}
 
 /// The 3x3 assignment argument behind both directions: three lines (rows of
 /// a band, or bands of a stack) take three slots (boxes, or columns) one
@@ -79,16 +75,15 @@ const ASSIGNMENTS: [u32; 512] = {
 };
 
 /// [`ASSIGNMENTS`] with each pair kept (line `pair / 3`, slot `pair % 3`)
-/// spread to `bits << (9 * line + stride * slot)`: nine bits per line, the
-/// slots `stride` apart.
-const fn spread_assignments(bits: u32, stride: usize) -> [u32; 512] {
+/// spread to `bits << (line_stride * line + slot_stride * slot)`.
+const fn spread_assignments(bits: u32, line_stride: usize, slot_stride: usize) -> [u32; 512] {
     let mut table = [0; 512];
     let mut pattern = 0;
     while pattern < 512 {
         let mut pair = 0;
         while pair < 9 {
             if ASSIGNMENTS[pattern] & (1 << pair) != 0 {
-                table[pattern] |= bits << (9 * (pair / 3) + stride * (pair % 3));
+                table[pattern] |= bits << (line_stride * (pair / 3) + slot_stride * (pair % 3));
             }
             pair += 1;
         }
@@ -97,14 +92,16 @@ const fn spread_assignments(bits: u32, stride: usize) -> [u32; 512] {
     table
 }
 
-/// [`ASSIGNMENTS`] for a band's mini-rows (row x box), spread to the cells
-/// of each mini-row kept: one lookup masks a digit's band.
-const PERMUTATIONS: [u32; 512] = spread_assignments(7, 3);
+/// [`ASSIGNMENTS`] for a band's mini-rows, indexed box by box (bit
+/// `3 * box + row` for a mini-row with a candidate, the order
+/// [`mini_rows`] gathers them in), spread to the cells of each mini-row
+/// kept: one lookup masks a digit's band.
+const PERMUTATIONS: [u32; 512] = spread_assignments(7, 3, 9);
 
 /// [`ASSIGNMENTS`] for a stack's mini-columns (band x column), with the
 /// columns a band keeps at bits `9 * band + column`: shifted to the stack,
 /// the entries of the three stacks add up to each band's columns.
-const STACK_FITS: [u32; 512] = spread_assignments(1, 1);
+const STACK_FITS: [u32; 512] = spread_assignments(1, 9, 1);
 
 /// The three columns of the first stack in each of three bands' nine.
 const STACK_GROUPS: u32 = 7 | 7 << 9 | 7 << 18;
@@ -119,15 +116,10 @@ const fn stack_pattern(columns: u32) -> usize {
 }
 
 /// Nine bits of a row kept when exactly one is set, else 0.
-const LONE: [u16; 512] = {
-    let mut table = [0; 512];
-    let mut bit = 0;
-    while bit < 9 {
-        table[1 << bit] = 1 << bit;
-        bit += 1;
-    }
-    table
-};
+#[inline]
+const fn lone(row: u32) -> u32 {
+    if row & row.wrapping_sub(1) == 0 { row } else { 0 }
+}
 
 /// The row and box peers of each position of a band, within the band.
 const BAND_PEERS: [u32; 27] = {
@@ -437,9 +429,7 @@ impl Nine {
         self.cand[i] = band;
         // Rows left with one cell, by lookup: which rows are singles is
         // unpredictable, so no branch.
-        let singles = u32::from(LONE[(band & ROW) as usize])
-            | u32::from(LONE[((band >> 9) & ROW) as usize]) << 9
-            | u32::from(LONE[(band >> 18) as usize]) << 18;
+        let singles = lone(band & ROW) | lone((band >> 9) & ROW) << 9 | lone(band >> 18) << 18;
         let new = singles & self.unsolved[b];
         if new == 0 {
             return Ok(());
@@ -459,10 +449,7 @@ impl Nine {
     #[inline]
     fn placeable(&self, i: usize) -> Result<u32, Contradiction> {
         let old = self.cand[i];
-        let pattern = ROW_BOXES[(old & ROW) as usize]
-            | ROW_BOXES[((old >> 9) & ROW) as usize] << 3
-            | ROW_BOXES[(old >> 18) as usize] << 6;
-        let band = old & PERMUTATIONS[pattern as usize];
+        let band = old & PERMUTATIONS[mini_rows(old)];
         if band == 0 { Err(Contradiction) } else { Ok(band) }
     }
 
@@ -997,6 +984,33 @@ mod tests {
                 assert_eq!(kept, (ASSIGNMENTS[pattern] >> (3 * band)) & 7, "pattern {pattern:#o}, band {band}");
             }
             assert_eq!(STACK_FITS[pattern] & !STACK_GROUPS, 0, "pattern {pattern:#o} spills out of its stack");
+        }
+    }
+
+    /// The permutation mask keeps exactly the cells of the mini-rows that
+    /// some one-to-one assignment of rows to boxes uses, and the singles are
+    /// the rows with one cell: both checked cell by cell against the rows
+    /// and boxes.
+    #[test]
+    fn band_masks_match_assignments_and_rows_cell_by_cell() {
+        let mut noise = 0x85EB_CA6B_u32;
+        for _ in 0..5000 {
+            let band = next_noise(&mut noise) & next_noise(&mut noise) & BAND;
+            let mini_row = |row: usize, b: usize| (band >> (9 * row + 3 * b)) & 7 != 0;
+            let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+            let fitting: Vec<_> = orders.iter().filter(|o| (0..3).all(|row| mini_row(row, o[row]))).collect();
+            let mut expected = 0;
+            for order in &fitting {
+                for (row, &b) in order.iter().enumerate() {
+                    expected |= 7 << (9 * row + 3 * b);
+                }
+            }
+            assert_eq!(band & PERMUTATIONS[mini_rows(band)], band & expected, "band {band:#x}");
+            for row in 0..3 {
+                let cells = (band >> (9 * row)) & ROW;
+                let single = if cells.count_ones() == 1 { cells } else { 0 };
+                assert_eq!(lone(cells), single, "row {row} of band {band:#x}");
+            }
         }
     }
 
