@@ -1008,7 +1008,7 @@ mod tests {
             assert_eq!(band & PERMUTATIONS[mini_rows(band)], band & expected, "band {band:#x}");
             for row in 0..3 {
                 let cells = (band >> (9 * row)) & ROW;
-                let single = if cells.count_ones() == 1 { cells } else { 0 };
+                let single = if cells.is_power_of_two() { cells } else { 0 };
                 assert_eq!(lone(cells), single, "row {row} of band {band:#x}");
             }
         }
