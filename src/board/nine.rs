@@ -47,13 +47,16 @@ const fn mini_rows(band: u32) -> usize {
     ((firsts | firsts >> 8 | firsts >> 16) & ROW) as usize
 }
 
+/// The six one-to-one assignments of three lines to three slots: entry
+/// `line` of an order is that line's slot.
+const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+
 /// The 3x3 assignment argument behind both directions: three lines (rows of
 /// a band, or bands of a stack) take three slots (boxes, or columns) one
 /// each. For a pattern with bit `3 * line + slot` set where that line can
 /// use that slot, the pairs that some one-to-one assignment uses, or 0 when
 /// none fits.
 const ASSIGNMENTS: [u32; 512] = {
-    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
     let mut table = [0u32; 512];
     let mut pattern = 0usize;
     while pattern < 512 {
@@ -427,8 +430,8 @@ impl Nine {
         let (d, b) = (i / 3, i % 3);
         let band = self.placeable(i)?;
         self.cand[i] = band;
-        // Rows left with one cell, by lookup: which rows are singles is
-        // unpredictable, so no branch.
+        // Rows left with one cell, each by a conditional move rather than a
+        // branch: which rows are singles is unpredictable.
         let singles = lone(band & ROW) | lone((band >> 9) & ROW) << 9 | lone(band >> 18) << 18;
         let new = singles & self.unsolved[b];
         if new == 0 {
@@ -997,8 +1000,7 @@ mod tests {
         for _ in 0..5000 {
             let band = next_noise(&mut noise) & next_noise(&mut noise) & BAND;
             let mini_row = |row: usize, b: usize| (band >> (9 * row + 3 * b)) & 7 != 0;
-            let orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-            let fitting: Vec<_> = orders.iter().filter(|o| (0..3).all(|row| mini_row(row, o[row]))).collect();
+            let fitting: Vec<_> = ORDERS.iter().filter(|o| (0..3).all(|row| mini_row(row, o[row]))).collect();
             let mut expected = 0;
             for order in &fitting {
                 for (row, &b) in order.iter().enumerate() {
