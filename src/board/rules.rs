@@ -1456,7 +1456,6 @@ impl Rules {
         Ok(rule)
     }
 
-    /// `cells` as the rules keep them, each on the board and given once.
     /// The cells of a clue read along a whole region from outside (X-sums,
     /// skyscrapers), checked as [`Rules::sum_cells`] checks them.
     fn clue_line(&self, cells: &[usize]) -> Result<Vec<u16>, RulesError> {
@@ -1464,6 +1463,7 @@ impl Rules {
         if self.is_region(&line) { Ok(line) } else { Err(RulesError::XSumLine { cells: cells.to_vec() }) }
     }
 
+    /// `cells` as the rules keep them, each on the board and given once.
     fn sum_cells(&self, cells: &[usize]) -> Result<Vec<u16>, RulesError> {
         let count = self.geometry.cells;
         if let Some(&cell) = cells.iter().find(|&&c| c >= count) {
