@@ -34,6 +34,7 @@
 use std::fmt;
 
 use std::ops::RangeInclusive;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::board::{Board, Clauses, Region, Rules};
@@ -224,6 +225,25 @@ const JOINS: u64 = 0x6A09_E667_F3BC_C908;
 /// looking for one of a given difficulty.
 pub const MOST_TRIES: u64 = 10_000;
 
+/// Boards this wide or wider are made with logic of the level asked for
+/// from the first try (see [`Generator::level`]): their minimal puzzles are
+/// nearly all beyond logic, and the most costly to make.
+const LOGIC_FIRST_SIDE: usize = 16;
+
+/// How the givens of a try are removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Removal {
+    /// While the puzzle keeps one solution, to a minimal puzzle (or to the
+    /// floor of [`Generator::clues`]).
+    Minimal,
+    /// While logic of this level still solves the puzzle.
+    Logical(Level),
+    /// While logic still solves the puzzle, then the first given whose
+    /// removal leaves a puzzle that logic cannot solve and that keeps one
+    /// solution: a puzzle beyond logic, not minimal.
+    PastLogic,
+}
+
 impl Generator {
     /// A generator for `rules`, with seed 0, no symmetry, minimal puzzles.
     #[must_use]
@@ -290,6 +310,18 @@ impl Generator {
     /// whose minimal puzzles are beyond the techniques (lines, sums, large
     /// boards) get puzzles of a level at all: 9x9 with rules along lines,
     /// medium puzzles in about a tenth of a second each.
+    ///
+    /// Boards of 16x16 and more take that road from the first try, for
+    /// every level below [`Level::Beyond`]: their minimal puzzles are
+    /// nearly all beyond logic, and on 25x25 or 16x16 jigsaw maps one takes
+    /// from seconds to minutes to make. A 25x25 puzzle of a level then
+    /// comes in 0.07 s (beyond) to 3 s (expert) on one thread, where an
+    /// easy one took over two minutes before (docs/performance.md).
+    /// Puzzles beyond logic are minimal puzzles, except on those costly
+    /// rules (25x25, 16x16 jigsaw maps): there givens are removed while
+    /// logic still solves the puzzle, then past it, the first removal that
+    /// logic cannot follow and that keeps one solution ending the puzzle,
+    /// which keeps more givens than a minimal one.
     ///
     /// ```
     /// use lazydoku::explain::Level;
@@ -430,7 +462,7 @@ impl Generator {
     #[must_use]
     pub fn puzzle(&self, index: u64) -> Option<Board> {
         if self.level.is_none() && self.guesses.is_none() {
-            return self.candidate(random_for(self.seed, index), None);
+            return self.candidate(random_for(self.seed, index), Removal::Minimal);
         }
         let fits = |puzzle: &Board, level: Option<Level>| {
             level.is_none_or(|level| level == self.level.unwrap_or(level))
@@ -439,11 +471,19 @@ impl Generator {
         // Tries whose puzzle came out harder, or easier, than the level
         // asked for.
         let (mut too_hard_tries, mut too_easy_tries) = (0, 0);
+        let first_removal = match self.level {
+            Some(level) if level < Level::Beyond && self.rules.shape().side() >= LOGIC_FIRST_SIDE => {
+                Removal::Logical(level)
+            }
+            Some(Level::Beyond) if self.minimal_is_costly() => Removal::PastLogic,
+            _ => Removal::Minimal,
+        };
         for attempt in 0..MOST_TRIES {
-            // The first try is the puzzle made without a difficulty asked for.
+            // The first try is the puzzle made without a difficulty asked
+            // for (or, on large boards, with logic of the level).
             let seed = self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             // No puzzle at all: the rules have no solution.
-            let puzzle = self.candidate(random_for(seed, index), None)?;
+            let puzzle = self.candidate(random_for(seed, index), first_removal)?;
             let level = self.level.map(|_| Rating::logical(&puzzle).level());
             if fits(&puzzle, level) {
                 return Some(puzzle);
@@ -458,8 +498,9 @@ impl Generator {
             // are beyond logic). Elsewhere the next try is cheaper.
             let too_hard = self.level.zip(level).filter(|&(wanted, got)| wanted < got && wanted < Level::Beyond);
             too_hard_tries += u64::from(too_hard.is_some());
-            if let Some((wanted, _)) = too_hard.filter(|_| most_of(too_hard_tries, attempt)) {
-                let puzzle = self.candidate(random_for(seed, index), Some(wanted))?;
+            let retry = too_hard.filter(|_| first_removal == Removal::Minimal && most_of(too_hard_tries, attempt));
+            if let Some((wanted, _)) = retry {
+                let puzzle = self.candidate(random_for(seed, index), Removal::Logical(wanted))?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
                     return Some(puzzle);
                 }
@@ -482,10 +523,18 @@ impl Generator {
         None
     }
 
-    /// One puzzle of the rules, from the random numbers `random`: minimal,
-    /// or with `logical`, with givens removed only while logic of that
-    /// level still solves it.
-    fn candidate(&self, mut random: SplitMix64, logical: Option<Level>) -> Option<Board> {
+    /// Whether a minimal puzzle of these rules takes long to make: its last
+    /// removals are counts at the edge of uniqueness, which took minutes
+    /// for one 25x25 puzzle and 9 to 26 s (once over 60 s) for one on a
+    /// 16x16 jigsaw map, against a tenth of a second on 16x16 boxes.
+    fn minimal_is_costly(&self) -> bool {
+        let side = self.rules.shape().side();
+        side >= 25 || (self.jigsaw && side >= 16)
+    }
+
+    /// One puzzle of the rules, from the random numbers `random`, its
+    /// givens removed as `removal` says.
+    fn candidate(&self, mut random: SplitMix64, removal: Removal) -> Option<Board> {
         let (empty, grid) = self.rules_and_grid(&mut random)?;
         let side = self.rules.shape().side();
         let mut orbits = self.symmetry.orbits(side);
@@ -502,6 +551,10 @@ impl Generator {
         let mut kept = vec![true; side * side];
         let mut clues = side * side;
         let learned = Learned::new(&empty);
+        // Set by a removal past logic: the puzzle is then done. (Atomic
+        // only because the closure is shared with the parallel removal,
+        // which removals past logic never take.)
+        let past_logic = AtomicBool::new(false);
         // Whether the givens `kept` can lose `orbit` and keep one solution.
         let removable = |kept: &[bool], orbit: &[usize]| {
             let mut kept = kept.to_vec();
@@ -515,11 +568,18 @@ impl Generator {
                 return true;
             }
             let puzzle = givens_of(&empty, &digits, &kept);
-            match logical {
+            match removal {
                 // Sound steps that fill every cell leave one solution, so no
                 // search is needed.
-                Some(level) => solved_within(&puzzle, level),
-                None => unique_without(&puzzle, &grid, orbit, learned.as_ref()),
+                Removal::Logical(level) => solved_within(&puzzle, level),
+                Removal::Minimal => unique_without(&puzzle, &grid, orbit, learned.as_ref()),
+                Removal::PastLogic => {
+                    solved_within(&puzzle, Level::Expert) || {
+                        let unique = unique_without(&puzzle, &grid, orbit, learned.as_ref());
+                        past_logic.store(unique, Ordering::Relaxed);
+                        unique
+                    }
+                }
             }
         };
         // Large puzzles test several removals at a time, with the same
@@ -527,7 +587,7 @@ impl Generator {
         // uniqueness being monotone in the givens; logic is not known to
         // be, so removals under a level go one at a time).
         #[cfg(feature = "parallel")]
-        if logical.is_none() && side >= speculation::SIDE && rayon::current_num_threads() > 1 {
+        if removal == Removal::Minimal && side >= speculation::SIDE && rayon::current_num_threads() > 1 {
             let kept = speculation::remove(&orbits, kept, clues, self.clues, &removable);
             return Some(givens_of(&empty, &digits, &kept));
         }
@@ -540,6 +600,9 @@ impl Generator {
                     kept[cell] = false;
                 }
                 clues -= orbit.len();
+                if past_logic.load(Ordering::Relaxed) {
+                    break;
+                }
             }
         }
         Some(givens_of(&empty, &digits, &kept))

@@ -184,6 +184,26 @@ fn a_difficulty_asked_for_is_the_difficulty_given() {
 }
 
 #[test]
+fn large_boards_get_puzzles_of_a_level_at_once() {
+    use lazydoku::explain::Level;
+    // Minimal 25x25 puzzles took minutes each, and puzzles of a level came
+    // only as one of them: these are made by logic of the level from the
+    // first try, or (beyond) by logic, then one removal past it.
+    let big = Generator::new(Rules::new(Shape::new(5, 5))).seed(3);
+    let jigsaw = Generator::new(Rules::new(Shape::new(4, 4))).seed(3).jigsaw();
+    for (generator, level) in
+        [(&big, Level::Easy), (&big, Level::Beyond), (&jigsaw, Level::Hard), (&jigsaw, Level::Beyond)]
+    {
+        let puzzle = generator.clone().level(level).puzzle(0).expect("a puzzle of the level");
+        let side = puzzle.shape().side();
+        // Far from the full grid (minimal ones keep about two in five).
+        assert!(givens(&puzzle).len() < side * side * 3 / 5, "{puzzle}");
+        assert!(puzzle.is_unique(), "{puzzle}");
+        assert_eq!(puzzle.rate().level(), level, "{puzzle}");
+    }
+}
+
+#[test]
 fn a_difficulty_comes_on_rules_whose_minimal_puzzles_are_beyond_logic() {
     use lazydoku::explain::Level;
     let rules = Rules::new(Shape::NINE)

@@ -164,9 +164,12 @@ enum Command {
         #[arg(long)]
         clues: Option<usize>,
         /// Only puzzles of this level (as `rate` gives it): easy, medium, hard, expert or beyond.
-        /// Where minimal puzzles keep coming out harder (rules along lines, sums), givens are
-        /// removed only while logic of the level still solves the puzzle; where killer puzzles keep
-        /// coming out easier, cages are joined until it has the level.
+        /// Where minimal puzzles keep coming out harder (rules along lines, sums, and from the first
+        /// try on boards of 16x16 and more), givens are removed only while logic of the level still
+        /// solves the puzzle; where killer puzzles keep coming out easier, cages are joined until it
+        /// has the level. Beyond-logic puzzles on 25x25 and 16x16 jigsaw maps stop at the first
+        /// removal past logic that keeps one solution (not minimal, and made in a fraction of a
+        /// second instead of minutes).
         #[arg(long, value_name = "LEVEL")]
         difficulty: Option<Level>,
         /// Only puzzles whose guesses (as `rate` gives them) are within MIN-MAX, or at least MIN
