@@ -18,8 +18,8 @@ const MOST_COMBINATIONS: usize = 2000;
 const MOST_CELLS_MATCHED: usize = 6;
 
 pub(super) fn combinations(grid: &Grid) -> Option<Step> {
-    grid.geometry().cages.iter().find_map(|cage| {
-        let narrowed = narrow(grid, cage)?;
+    grid.geometry().cages.iter().enumerate().find_map(|(slot, cage)| {
+        let narrowed = narrow(grid, cage, slot)?;
         let sentence = format!(
             "{}: the cage of {} summing to {} can only hold {}, so {}.",
             Technique::CageCombination,
@@ -40,8 +40,8 @@ pub(super) fn combinations(grid: &Grid) -> Option<Step> {
 pub(super) fn innies_and_outies(grid: &Grid) -> Option<Step> {
     let geometry = grid.geometry();
     let total = grid.side * (grid.side + 1) / 2;
-    geometry.implied.iter().find_map(|implied| {
-        let narrowed = narrow(grid, &implied.cage)?;
+    geometry.implied.iter().enumerate().find_map(|(k, implied)| {
+        let narrowed = narrow(grid, &implied.cage, geometry.cages.len() + k)?;
         let unit = grid.unit_name(implied.unit);
         let from: usize = implied.cages.iter().map(|&i| geometry.cages[i].sum).sum();
         let why = if implied.outies {
@@ -129,10 +129,22 @@ fn by_digits(cells: impl Iterator<Item = (usize, u32)>) -> Vec<(u32, Vec<usize>)
 /// make its sum, holding the digits already placed there, can put in each
 /// empty cell; `None` when that removes no candidate, or when the cage has
 /// too many combinations to be worth it.
-fn narrow(grid: &Grid, cage: &Cage) -> Option<Narrowed> {
+fn narrow(grid: &Grid, cage: &Cage, slot: usize) -> Option<Narrowed> {
     if cage.combinations.len() > MOST_COMBINATIONS {
         return None;
     }
+    if grid.quiet_cage(slot, &cage.cells) {
+        return None;
+    }
+    let narrowed = narrow_cells(grid, cage);
+    if narrowed.is_none() {
+        grid.note_quiet_cage(slot, &cage.cells);
+    }
+    narrowed
+}
+
+/// [`narrow`] without the look at what it found before.
+fn narrow_cells(grid: &Grid, cage: &Cage) -> Option<Narrowed> {
     let cells: Vec<usize> = cage.cells.iter().map(|&c| usize::from(c)).collect();
     let placed = cells.iter().filter(|&&c| grid.values[c] != 0).fold(0u32, |m, &c| m | 1 << (grid.values[c] - 1));
     let empty: Vec<usize> = cells.iter().copied().filter(|&c| grid.values[c] == 0).collect();

@@ -1,6 +1,7 @@
 //! The pencil marks a person keeps: each cell's digit or candidates, with
 //! the names that steps use for cells, regions and digits.
 
+use std::cell::RefCell;
 use std::fmt::{self, Write as _};
 
 use crate::board::{Board, Geometry, Region, Rules, bits64};
@@ -59,6 +60,10 @@ pub(super) struct Grid {
     /// Whether a cell's peers are the cells of its units, with no cages or
     /// groups of distinct digits.
     peers_are_units: bool,
+    /// For each killer cage, then each cage that units imply: its cells'
+    /// candidates when the cage step last found nothing to remove there
+    /// (see [`Grid::quiet_cage`]).
+    quiet_cages: RefCell<Vec<Vec<u32>>>,
 }
 
 impl Grid {
@@ -124,9 +129,30 @@ impl Grid {
             lines,
             changed_digits: 0,
             peers_are_units,
+            quiet_cages: RefCell::new(vec![Vec::new(); geometry.cages.len() + geometry.implied.len()]),
         };
         grid.contradictory = grid.contradiction_anywhere();
         grid
+    }
+
+    /// Whether the cage step found nothing to remove in cage `slot` (a
+    /// killer cage's index, or the number of killer cages plus an implied
+    /// cage's) when its `cells` had the candidates they have now. The step
+    /// looks at every cage at every step of a killer puzzle, and each look
+    /// matches the cage's combinations to its cells: a cage whose cells
+    /// have not changed gives the same answer. A cell's candidates tell
+    /// whether it is filled (none), and a filled cell keeps its digit.
+    pub(super) fn quiet_cage(&self, slot: usize, cells: &[u16]) -> bool {
+        let quiet = self.quiet_cages.borrow();
+        quiet[slot].len() == cells.len()
+            && cells.iter().zip(&quiet[slot]).all(|(&c, &was)| self.candidates[usize::from(c)] == was)
+    }
+
+    /// Notes that the cage step found nothing to remove in cage `slot`.
+    pub(super) fn note_quiet_cage(&self, slot: usize, cells: &[u16]) {
+        let mut quiet = self.quiet_cages.borrow_mut();
+        quiet[slot].clear();
+        quiet[slot].extend(cells.iter().map(|&c| self.candidates[usize::from(c)]));
     }
 
     /// Takes `bits` out of the candidates of `cell`, and the cell out of
