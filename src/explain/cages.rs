@@ -5,7 +5,7 @@ use itertools::Itertools;
 
 use super::grid::{Grid, digits, symbols};
 use super::{Step, Technique};
-use crate::board::Cage;
+use crate::board::{Cage, bits64};
 
 /// Past this many combinations a cage is left to the other techniques:
 /// the candidates of a large cage with a middling sum say little anyway.
@@ -205,12 +205,14 @@ fn matched(candidates: &[u32], left: u32, possible: &mut [u32]) {
         rest &= rest - 1;
     }
     // Each cell's candidates among the digits of `left`, by their numbers.
-    let mut local = [0u32; MOST_CELLS_MATCHED];
+    let mut local = [0usize; MOST_CELLS_MATCHED];
     for (slot, &cands) in local.iter_mut().zip(candidates) {
         *slot = (0..cells).filter(|&k| numbered[k] & cands != 0).fold(0, |m, k| m | 1 << k);
     }
-    let extend = |sets: u64, open: u32| {
-        subsets(sets).fold(0u64, |next, s| subsets(u64::from(open & !s)).fold(next, |next, k| next | 1 << (s | 1 << k)))
+    // The digits of a set `s` left to one more cell, one at a time.
+    let adding = |s: usize, open: usize| bits64((open & !s) as u64);
+    let extend = |sets: u64, open: usize| {
+        bits64(sets).fold(0u64, |next, s| adding(s, open).fold(next, |next, k| next | 1 << (s | 1 << k)))
     };
     let mut ahead = [0u64; MOST_CELLS_MATCHED + 1];
     ahead[0] = 1;
@@ -222,27 +224,16 @@ fn matched(candidates: &[u32], left: u32, possible: &mut [u32]) {
     for j in (0..cells).rev() {
         behind[j] = extend(behind[j + 1], local[j]);
     }
-    let all = (1u32 << cells) - 1;
+    let all = (1 << cells) - 1;
     for j in 0..cells {
-        for s in subsets(ahead[j]) {
-            for k in subsets(u64::from(local[j] & !s)) {
+        for s in bits64(ahead[j]) {
+            for k in adding(s, local[j]) {
                 if behind[j + 1] >> (all ^ s ^ 1 << k) & 1 == 1 {
-                    possible[j] |= numbered[k as usize];
+                    possible[j] |= numbered[k];
                 }
             }
         }
     }
-}
-
-/// The positions of the set bits of `bits`, lowest first.
-fn subsets(mut bits: u64) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        let at = bits.trailing_zeros();
-        (bits != 0).then(|| {
-            bits &= bits - 1;
-            at
-        })
-    })
 }
 
 #[cfg(test)]
