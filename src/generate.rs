@@ -168,6 +168,30 @@ impl fmt::Display for UnknownSymmetry {
 
 impl std::error::Error for UnknownSymmetry {}
 
+/// Why [`Generator::try_puzzle`] made no puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoPuzzle {
+    /// The rules have no solution, so there is no grid to take givens from.
+    NoSolution,
+    /// None of the [`MOST_TRIES`] puzzles made had the level or the
+    /// guesses asked for (a 4x4 board never needs expert techniques, and a
+    /// floor of givens can leave every puzzle too easy).
+    NoneOfTheDifficulty,
+}
+
+impl fmt::Display for NoPuzzle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoPuzzle::NoSolution => f.write_str("these rules have no solution, so no puzzle"),
+            NoPuzzle::NoneOfTheDifficulty => {
+                write!(f, "no puzzle of the difficulty asked for came in {MOST_TRIES} tries")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NoPuzzle {}
+
 impl std::str::FromStr for Symmetry {
     type Err = UnknownSymmetry;
 
@@ -458,11 +482,33 @@ impl Generator {
     /// stream, so puzzles can be made in parallel, in any order, with the
     /// same result.
     /// `None` for rules with no solution, or when no puzzle of the
-    /// difficulty asked for came in [`MOST_TRIES`].
+    /// difficulty asked for came in [`MOST_TRIES`]; [`Generator::try_puzzle`]
+    /// says which.
     #[must_use]
     pub fn puzzle(&self, index: u64) -> Option<Board> {
+        self.try_puzzle(index).ok()
+    }
+
+    /// [`Generator::puzzle`], with the reason when there is none.
+    ///
+    /// # Errors
+    ///
+    /// [`NoPuzzle::NoSolution`] when the rules have no solution, and
+    /// [`NoPuzzle::NoneOfTheDifficulty`] when no puzzle of the level or
+    /// guesses asked for came in [`MOST_TRIES`].
+    ///
+    /// ```
+    /// use lazydoku::explain::Level;
+    /// use lazydoku::generate::{Generator, NoPuzzle};
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// // 4x4 puzzles never need expert techniques.
+    /// let expert = Generator::new(Rules::new(Shape::new(2, 2))).level(Level::Expert);
+    /// assert_eq!(expert.try_puzzle(0), Err(NoPuzzle::NoneOfTheDifficulty));
+    /// ```
+    pub fn try_puzzle(&self, index: u64) -> Result<Board, NoPuzzle> {
         if self.level.is_none() && self.guesses.is_none() {
-            return self.candidate(random_for(self.seed, index), Removal::Minimal);
+            return self.candidate(random_for(self.seed, index), Removal::Minimal).ok_or(NoPuzzle::NoSolution);
         }
         let fits = |puzzle: &Board, level: Option<Level>| {
             level.is_none_or(|level| level == self.level.unwrap_or(level))
@@ -483,10 +529,10 @@ impl Generator {
             // for (or, on large boards, with logic of the level).
             let seed = self.seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             // No puzzle at all: the rules have no solution.
-            let puzzle = self.candidate(random_for(seed, index), first_removal)?;
+            let puzzle = self.candidate(random_for(seed, index), first_removal).ok_or(NoPuzzle::NoSolution)?;
             let level = self.level.map(|_| Rating::logical(&puzzle).level());
             if fits(&puzzle, level) {
-                return Some(puzzle);
+                return Ok(puzzle);
             }
             // Too hard, as three in four tries or more were (of eight or
             // more): the same grid again, with givens removed only while
@@ -500,9 +546,10 @@ impl Generator {
             too_hard_tries += u64::from(too_hard.is_some());
             let retry = too_hard.filter(|_| first_removal == Removal::Minimal && most_of(too_hard_tries, attempt));
             if let Some((wanted, _)) = retry {
-                let puzzle = self.candidate(random_for(seed, index), Removal::Logical(wanted))?;
+                let puzzle =
+                    self.candidate(random_for(seed, index), Removal::Logical(wanted)).ok_or(NoPuzzle::NoSolution)?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
-                    return Some(puzzle);
+                    return Ok(puzzle);
                 }
             }
             // Too easy, as three in four killer tries or more were: cages
@@ -514,13 +561,13 @@ impl Generator {
             let joining = self.killer && self.rules.cages().next().is_none();
             if let Some((wanted, _)) = too_easy.filter(|_| joining && most_of(too_easy_tries, attempt)) {
                 let mut random = random_for(seed ^ JOINS, index);
-                let puzzle = random_rules::joined_cages(&puzzle, wanted, &mut random)?;
+                let puzzle = random_rules::joined_cages(&puzzle, wanted, &mut random).ok_or(NoPuzzle::NoSolution)?;
                 if fits(&puzzle, Some(Rating::logical(&puzzle).level())) {
-                    return Some(puzzle);
+                    return Ok(puzzle);
                 }
             }
         }
-        None
+        Err(NoPuzzle::NoneOfTheDifficulty)
     }
 
     /// Whether a minimal puzzle of these rules takes long to make: its last

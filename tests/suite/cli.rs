@@ -1418,6 +1418,16 @@ fn generate_makes_puzzles_of_the_difficulty_asked_for() {
     assert!(stderr(&bad).contains("its first number is larger than its second"), "{}", stderr(&bad));
     let bad = run(&["generate", "--difficulty", "fiendish"], "");
     assert!(stderr(&bad).contains("expected easy, medium, hard, expert or beyond"), "{}", stderr(&bad));
+    // A level the rules never reach is said to be that, not a lack of
+    // solutions (4x4 puzzles never need expert techniques).
+    let none = run(&["generate", "--shape", "2x2", "--difficulty", "expert", "--count", "1", "-j", "1"], "");
+    assert_eq!(none.status.code(), Some(2));
+    let said = stderr(&none);
+    assert!(said.contains("no puzzle of the difficulty asked for came in 10000 tries, for puzzle 1"), "{said}");
+    // Rules with no solution still say so: each cage needs 1 and 2.
+    let cages = "AABB............ A=3 B=3";
+    let none = run(&["generate", "--shape", "2x2", "--cages", cages, "--count", "1"], "");
+    assert!(stderr(&none).contains("these rules have no solution"), "{}", stderr(&none));
 }
 
 /// A JSON array of puzzles as a generator of arrays writes it: `values`

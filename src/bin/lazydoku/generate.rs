@@ -6,7 +6,7 @@ use std::io::Write;
 use itertools::Itertools;
 use lazydoku::Board;
 use lazydoku::format::Layout;
-use lazydoku::generate::Generator;
+use lazydoku::generate::{Generator, NoPuzzle};
 use rayon::prelude::*;
 
 use crate::answer::Format;
@@ -50,13 +50,14 @@ pub fn run(
     let mut start = 0u64;
     while count.is_none_or(|count| start < count) {
         let end = count.map_or(start + chunk, |count| count.min(start + chunk));
-        let puzzles: Vec<Option<Board>> =
-            pool.install(|| (start..end).into_par_iter().map(|i| generator.puzzle(i)).collect());
+        let puzzles: Vec<Result<Board, NoPuzzle>> =
+            pool.install(|| (start..end).into_par_iter().map(|i| generator.try_puzzle(i)).collect());
         let mut out = stdout.lock();
         for (index, puzzle) in (start..end).zip(puzzles) {
-            let Some(puzzle) = puzzle else {
-                return Err("these rules have no solution, so no puzzle".to_owned());
-            };
+            let puzzle = puzzle.map_err(|why| match why {
+                NoPuzzle::NoSolution => why.to_string(),
+                NoPuzzle::NoneOfTheDifficulty => format!("{why}, for puzzle {} of the stream", index + 1),
+            })?;
             let text = render(&puzzle, index, format, extras);
             let written = writeln!(out, "{}", text.trim_end())
                 .and_then(|()| if format == Format::Grid { writeln!(out) } else { Ok(()) });
