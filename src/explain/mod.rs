@@ -56,8 +56,8 @@ use std::iter::FusedIterator;
 use crate::board::Board;
 use grid::Grid;
 
-pub use rating::guesses;
 pub use rating::{Level, Rating, UnknownLevel};
+pub use rating::{MOST_GUESSES, guesses};
 pub use step::{Step, Technique};
 
 /// Why [`Explain`] stopped.

@@ -1,6 +1,7 @@
 //! [`Rating`]: how hard a puzzle is, by search effort and by the
 //! techniques a person needs.
 
+use std::cell::Cell;
 use std::fmt;
 
 use super::{Ending, Explain, Technique};
@@ -120,6 +121,9 @@ impl Rating {
     /// puzzle that propagation (singles and locked candidates, and on
     /// large boards pairs and triples) solves alone. Comparable in spirit
     /// to tdoku's guess count, not equal to it: tdoku propagates more.
+    ///
+    /// Counted up to [`MOST_GUESSES`]: a puzzle rated with that many takes
+    /// at least that many.
     #[must_use]
     pub fn guesses(&self) -> usize {
         self.guesses
@@ -176,9 +180,19 @@ impl Rating {
     }
 }
 
-/// The guesses of the fixed search of [`Rating::guesses`], and the
-/// solutions it found (up to 2): the search-effort measure alone, without
-/// the logical steps that [`Board::rate`] also follows.
+/// The most guesses [`guesses`] counts: the search stops there, and the
+/// puzzle's solutions are counted by [`Board::count_solutions`] instead.
+///
+/// The plain search behind the count grows exponentially on large puzzles
+/// near the edge of uniqueness: a 25x25 puzzle of 280 givens took 1,767,184
+/// guesses (22 s), another ran past 5 minutes. The hardest 9x9 puzzles
+/// known take a few thousand; 100,000 takes about a second on 25x25.
+pub const MOST_GUESSES: usize = 100_000;
+
+/// The guesses of the fixed search of [`Rating::guesses`] (up to
+/// [`MOST_GUESSES`]), and the puzzle's solutions, counted up to 2: the
+/// search-effort measure alone, without the logical steps that
+/// [`Board::rate`] also follows.
 ///
 /// ```
 /// use lazydoku::Board;
@@ -191,16 +205,25 @@ impl Rating {
 /// ```
 #[must_use]
 pub fn guesses(board: &Board) -> (usize, usize) {
-    let mut guesses = 0;
-    let solutions = search::dfs(board.clone(), |b: &Board| {
+    let guesses = Cell::new(0);
+    let mut solutions = 0;
+    let nodes = search::dfs(board.clone(), |b: &Board| {
         let children = b.children();
         if children.remaining().len() > 1 {
-            guesses += children.remaining().len();
+            guesses.set(guesses.get() + children.remaining().len());
         }
         children
-    })
-    .filter(Board::is_complete)
-    .take(2)
-    .count();
-    (guesses, solutions)
+    });
+    for node in nodes {
+        if guesses.get() >= MOST_GUESSES {
+            return (MOST_GUESSES, board.count_solutions(2));
+        }
+        if node.is_complete() {
+            solutions += 1;
+            if solutions == 2 {
+                break;
+            }
+        }
+    }
+    (guesses.get(), solutions)
 }

@@ -1424,6 +1424,19 @@ fn generate_makes_puzzles_of_the_difficulty_asked_for() {
     assert_eq!(none.status.code(), Some(2));
     let said = stderr(&none);
     assert!(said.contains("no puzzle of the difficulty asked for came in 10000 tries, for puzzle 1"), "{said}");
+    // A floor of givens that leaves every try too easy is named as the
+    // cause.
+    let floor = run(&["generate", "--difficulty", "hard", "--clues", "60", "--count", "1", "-j", "1"], "");
+    assert_eq!(floor.status.code(), Some(2));
+    assert!(
+        stderr(&floor).contains("the floor of givens left each of the first 10000 puzzles easier"),
+        "{}",
+        stderr(&floor)
+    );
+    // Guesses are counted up to 100000, so a range above it is refused.
+    let bad = run(&["generate", "--guesses", "100001-"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("guesses are counted up to 100000"), "{}", stderr(&bad));
     // Rules with no solution still say so: each cage needs 1 and 2.
     let cages = "AABB............ A=3 B=3";
     let none = run(&["generate", "--shape", "2x2", "--cages", cages, "--count", "1"], "");

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use crate::common::load;
-use lazydoku::explain::{Ending, Level, Technique};
+use lazydoku::explain::{Ending, Level, MOST_GUESSES, Technique};
 use lazydoku::generate::Generator;
 use lazydoku::{Board, Relation, Rules, Shape};
 
@@ -601,4 +601,19 @@ fn a_related_cell_loses_the_candidates_that_nothing_across_the_relation_keeps() 
         assert!(solved >= 3, "{solved} of 8 solved by logic on {shape:?}");
     }
     assert!(found >= 10, "the technique was used {found} times");
+}
+
+/// The plain search behind the guesses grows exponentially on large puzzles
+/// near the edge of uniqueness (one 25x25 puzzle ran past 5 minutes): the
+/// count stops at its cap, and the solutions are still counted right, by
+/// the counting engine.
+#[test]
+fn guesses_stop_at_their_cap_with_solutions_still_counted() {
+    let edge = load("edge25.txt");
+    for (i, solutions) in [(2, 2), (3, 1)] {
+        let board: Board = edge[i].parse().unwrap();
+        assert_eq!(lazydoku::explain::guesses(&board), (MOST_GUESSES, solutions), "edge25 #{i}");
+    }
+    let rating = edge[3].parse::<Board>().unwrap().rate();
+    assert_eq!((rating.guesses(), rating.solutions()), (MOST_GUESSES, 1));
 }

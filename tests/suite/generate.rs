@@ -406,3 +406,25 @@ fn a_sixteen_killer_puzzle_made_through_learned_clauses_is_unique_and_minimal() 
     assert!(puzzle.is_unique());
     assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
 }
+
+#[test]
+fn a_floor_that_keeps_the_level_out_of_reach_is_said_to_do_so() {
+    use lazydoku::explain::Level;
+    use lazydoku::generate::{MOST_TRIES, NoPuzzle};
+    // 60 givens of 81 leave nothing for a hard technique to do.
+    for level in [Level::Hard, Level::Beyond] {
+        let nine = Generator::new(Rules::new(Shape::NINE)).level(level).clues(60);
+        assert_eq!(nine.try_puzzle(0), Err(NoPuzzle::FloorTooHigh { tries: MOST_TRIES }), "{level}");
+    }
+    // Larger boards, whose tries cost more, give up after fewer.
+    let sixteen = Generator::new(Rules::new(Shape::new(4, 4))).level(Level::Hard).clues(200);
+    assert_eq!(sixteen.try_puzzle(0), Err(NoPuzzle::FloorTooHigh { tries: 1001 }));
+    // A floor that leaves the level rare, not out of reach, still gets it:
+    // 5 in 1,000 tries at 34 givens were medium.
+    let rare = Generator::new(Rules::new(Shape::NINE)).seed(1).level(Level::Medium).clues(34);
+    for puzzle in rare.puzzles().take(2) {
+        assert_eq!(puzzle.rate().level(), Level::Medium, "{puzzle}");
+        assert!(givens(&puzzle).len() <= 34, "{puzzle}");
+        assert!(puzzle.is_unique(), "{puzzle}");
+    }
+}

@@ -56,6 +56,7 @@ pub fn run(
         for (index, puzzle) in (start..end).zip(puzzles) {
             let puzzle = puzzle.map_err(|why| match why {
                 NoPuzzle::NoSolution => why.to_string(),
+                NoPuzzle::FloorTooHigh { .. } => format!("{why}; fewer --clues may reach it"),
                 NoPuzzle::NoneOfTheDifficulty => format!("{why}, for puzzle {} of the stream", index + 1),
             })?;
             let text = render(&puzzle, index, format, extras);

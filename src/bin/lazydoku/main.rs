@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use lazydoku::explain::Level;
+use lazydoku::explain::{Level, MOST_GUESSES};
 use lazydoku::format::{Layout, Parser as PuzzleParser};
 use lazydoku::generate::{Generator, Symmetry};
 use lazydoku::search::Budget;
@@ -100,7 +100,7 @@ enum Command {
     /// Rate each puzzle: one CSV row (after a header) or JSON object with the puzzle, its
     /// solutions (up to 2), givens, guesses, hardest technique, score, level and canonical form.
     #[command(
-        after_help = "Guesses: the children built at branches of two or more candidates by the depth-first\ncount to two solutions. Hardest, score and level: from the logical steps of `explain`; the\nlevel is easy, medium, hard, expert, or beyond when logic alone does not solve the puzzle.\n\nExample:\n  lazydoku rate --jobs 2 data/norvig_top95.txt > ratings.csv"
+        after_help = "Guesses: the children built at branches of two or more candidates by the depth-first\ncount to two solutions, counted up to 100000 (a puzzle rated 100000 takes at least that many).\nHardest, score and level: from the logical steps of `explain`; the\nlevel is easy, medium, hard, expert, or beyond when logic alone does not solve the puzzle.\n\nExample:\n  lazydoku rate --jobs 2 data/norvig_top95.txt > ratings.csv"
     )]
     Rate(BatchArgs),
     /// Print the first logical step of each puzzle: the technique, the cells and why.
@@ -173,8 +173,8 @@ enum Command {
         #[arg(long, value_name = "LEVEL")]
         difficulty: Option<Level>,
         /// Only puzzles whose guesses (as `rate` gives them) are within MIN-MAX, or at least MIN
-        /// with MIN-.
-        #[arg(long, value_name = "MIN-MAX", value_parser = parse_range)]
+        /// with MIN-. Guesses are counted up to 100000.
+        #[arg(long, value_name = "MIN-MAX", value_parser = parse_guesses)]
         guesses: Option<RangeInclusive<usize>>,
         /// Each puzzle on a random jigsaw map of its own, written after it (the map
         /// `--regions` reads).
@@ -792,6 +792,16 @@ fn parse_range(text: &str) -> Result<RangeInclusive<usize>, String> {
         return Err(format!("{text:?} is empty: its first number is larger than its second"));
     }
     Ok(low..=high)
+}
+
+/// A range of guesses that a puzzle's count can fall in: guesses are
+/// counted no further than [`MOST_GUESSES`].
+fn parse_guesses(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let range = parse_range(text)?;
+    if *range.start() > MOST_GUESSES {
+        return Err(format!("guesses are counted up to {MOST_GUESSES}, so no puzzle has {}", range.start()));
+    }
+    Ok(range)
 }
 
 fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -> Result<bool, String> {
