@@ -397,7 +397,8 @@ impl Generator {
     /// Only puzzles whose guesses ([`Rating::guesses`](crate::explain::Rating::guesses))
     /// are within `guesses`; tried as for [`Generator::level`]. Guesses are
     /// counted up to [`MOST_GUESSES`](crate::explain::MOST_GUESSES), so a
-    /// range that starts above it gets no puzzle.
+    /// range that starts above it gets no puzzle. Without a level, each try
+    /// is a minimal puzzle: from 20 seconds to minutes each on 25x25.
     #[must_use]
     pub fn guesses(mut self, guesses: RangeInclusive<usize>) -> Generator {
         self.guesses = Some(guesses);
