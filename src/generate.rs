@@ -556,8 +556,9 @@ impl Generator {
         // Tries whose puzzle came out harder, or easier, than the level
         // asked for.
         let (mut too_hard_tries, mut too_easy_tries) = (0, 0);
-        // Tries that came down to the floor of givens too easy.
-        let mut easy_at_floor_tries = 0;
+        // Whether every try so far came down to the floor of givens too
+        // easy (beyond included, which `too_easy` leaves out).
+        let mut all_easy_at_floor = true;
         let side = self.rules.shape().side();
         let first_removal = match self.level {
             Some(level) if level < Level::Beyond && side >= LOGIC_FIRST_SIDE => Removal::Logical(level),
@@ -610,9 +611,9 @@ impl Generator {
             // would have the tries run to the last.
             let at_floor = self.clues.is_some_and(|floor| side * side - puzzle.empty_cells() <= floor);
             let easier = self.level.zip(level).is_some_and(|(wanted, got)| got < wanted);
-            easy_at_floor_tries += u64::from(at_floor && easier);
-            if easy_at_floor_tries == attempt + 1 && easy_at_floor_tries >= floor_tries(side * side) {
-                return Err(NoPuzzle::FloorTooHigh { tries: easy_at_floor_tries });
+            all_easy_at_floor &= at_floor && easier;
+            if all_easy_at_floor && attempt + 1 >= floor_tries(side * side) {
+                return Err(NoPuzzle::FloorTooHigh { tries: attempt + 1 });
             }
         }
         Err(NoPuzzle::NoneOfTheDifficulty)
