@@ -23,9 +23,17 @@ use super::{EMPTY, Geometry};
 const CONFLICTS_PER_LOOK: u64 = 64;
 
 /// The most fillings of one cage's empty cells that the clauses spell
-/// out, a variable each (and a clause for each pair of them); a board with
-/// a cage of more is left to the search.
-const MOST_CAGE_FILLINGS: usize = 256;
+/// out pair by pair: a variable each, a clause for each pair of them, and
+/// one for each filling and each digit it keeps out of each cell.
+const PAIRWISE_FILLINGS: usize = 256;
+
+/// The most fillings of one cage's empty cells that the clauses spell
+/// out, a variable each; a board with a cage of more is left to the
+/// search. Past [`PAIRWISE_FILLINGS`] the clauses grow with the fillings
+/// rather than with their square: five-cell cages of 25x25 killers with few
+/// givens have up to a thousand or so, which the depth-first search alone
+/// took tens of seconds to count where clause learning takes one.
+const MOST_CAGE_FILLINGS: usize = 4096;
 
 /// Exactly one of `lits`: one clause for at least one, and one for each
 /// pair for at most one.
@@ -49,6 +57,50 @@ fn exactly_one(solver: &mut Solver, lits: &[Lit]) {
             solver.add_clause(&[a ^ 1, b ^ 1]);
         }
     }
+}
+
+/// At most one of `lits`, by a chain of `lits.len() - 1` new variables
+/// from `first`, the `k`th true once any of the first `k + 1` literals is
+/// (Sinz's sequential counter): three clauses a literal rather than one a
+/// pair, and unit propagation still rules out the rest once one is true.
+/// Returns the next unused variable.
+fn at_most_one_chained(solver: &mut Solver, lits: &[Lit], first: usize) -> usize {
+    let Some((&last, rest)) = lits.split_last() else { return first };
+    for (k, &lit) in rest.iter().enumerate() {
+        let upto = positive(first + k);
+        solver.add_clause(&[lit ^ 1, upto]);
+        if k > 0 {
+            let before = positive(first + k - 1);
+            solver.add_clause(&[before ^ 1, upto]);
+            solver.add_clause(&[lit ^ 1, before ^ 1]);
+        }
+    }
+    if !rest.is_empty() {
+        solver.add_clause(&[last ^ 1, positive(first + rest.len() - 1) ^ 1]);
+    }
+    first + rest.len()
+}
+
+/// [`PAIRWISE_FILLINGS`], which tests lower to put every cage in chained
+/// clauses.
+#[cfg(not(test))]
+fn pairwise_fillings() -> usize {
+    PAIRWISE_FILLINGS
+}
+
+#[cfg(test)]
+fn pairwise_fillings() -> usize {
+    tests::PAIRWISE_FILLINGS.with(std::cell::Cell::get)
+}
+
+/// The variables a cage's fillings take beyond one each: past
+/// [`PAIRWISE_FILLINGS`], the chain of [`at_most_one_chained`] and one for
+/// each digit some filling holds.
+fn chained_variables(sets: &[u32]) -> usize {
+    if sets.len() <= pairwise_fillings() {
+        return 0;
+    }
+    sets.len().saturating_sub(1) + sets.iter().fold(0, |digits, &set| digits | set).count_ones() as usize
 }
 
 /// For each killer cage with an empty cell: its empty cells, and the sets
@@ -81,6 +133,56 @@ fn cage_fillings(geometry: &Geometry, text: &[u8], cands: &[u32]) -> Option<Vec<
     Some(cages)
 }
 
+/// A cage of many fillings, in clauses that grow with them: exactly one
+/// filling (its `selectors`), by [`at_most_one_chained`]; a variable from
+/// `next` on for each digit some filling holds, true when one of the
+/// empty cells holds it; each filling puts its digits there, and a digit
+/// there needs a filling that holds it. With the cells' digits distinct
+/// and as many digits as cells, no other digit fits: once one filling is
+/// true, the others are false, the digits only they hold lose their every
+/// filling, and so their places. Returns the next unused variable.
+fn chained_fillings(
+    solver: &mut Solver,
+    empty: &[usize],
+    sets: &[u32],
+    selectors: &[Lit],
+    next: usize,
+    var: &impl Fn(usize, usize) -> usize,
+    cands: &[u32],
+) -> usize {
+    solver.add_clause(selectors);
+    let mut next = at_most_one_chained(solver, selectors, next);
+    let digits = sets.iter().fold(0, |digits, &set| digits | set);
+    for &cell in empty {
+        for digit in bits(cands[cell] & !digits) {
+            solver.add_clause(&[positive(var(cell, digit)) ^ 1]);
+        }
+    }
+    let mut lits = Vec::new();
+    for digit in bits(digits) {
+        let held = positive(next);
+        next += 1;
+        lits.clear();
+        lits.push(held ^ 1);
+        for &cell in empty.iter().filter(|&&c| cands[c] >> digit & 1 == 1) {
+            let place = positive(var(cell, digit));
+            solver.add_clause(&[place ^ 1, held]);
+            lits.push(place);
+        }
+        solver.add_clause(&lits);
+        lits.clear();
+        lits.push(held ^ 1);
+        for (&chosen, &set) in selectors.iter().zip(sets) {
+            if set >> digit & 1 == 1 {
+                solver.add_clause(&[chosen ^ 1, held]);
+                lits.push(chosen);
+            }
+        }
+        solver.add_clause(&lits);
+    }
+    next
+}
+
 pub(crate) struct Clauses {
     solver: Solver,
     /// The empty cells, with the first variable of each and its candidates.
@@ -111,7 +213,8 @@ impl Clauses {
         }
         let cages = cage_fillings(geometry, text, cands)?;
         let var = |cell: usize, digit: usize| first[cell] + (cands[cell] & ((1 << digit) - 1)).count_ones() as usize;
-        let mut solver = Solver::new(vars + cages.iter().map(|(_, sets)| sets.len()).sum::<usize>());
+        let mut solver =
+            Solver::new(vars + cages.iter().map(|(_, sets)| sets.len() + chained_variables(sets)).sum::<usize>());
         let mut lits: Vec<Lit> = Vec::new();
         for &(cell, _, candidates) in &cells {
             lits.clear();
@@ -140,6 +243,11 @@ impl Clauses {
         for (empty, sets) in &cages {
             let selectors: Vec<Lit> = (selector..selector + sets.len()).map(positive).collect();
             selector += sets.len();
+            if sets.len() > pairwise_fillings() {
+                selector = chained_fillings(&mut solver, empty, sets, &selectors, selector, &var, cands);
+                distinct(&mut solver, empty, |cell, digit| positive(var(cell, digit)), cands);
+                continue;
+            }
             exactly_one(&mut solver, &selectors);
             for (&chosen, &rest) in selectors.iter().zip(sets) {
                 for &cell in empty {
@@ -278,6 +386,12 @@ mod tests {
     use crate::random::SplitMix64;
     use crate::search::{Budget, Meter};
     use crate::{Board, Relation, Rules, Shape};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// [`super::PAIRWISE_FILLINGS`] as this thread's tests set it.
+        pub(super) static PAIRWISE_FILLINGS: Cell<usize> = const { Cell::new(super::PAIRWISE_FILLINGS) };
+    }
 
     /// The clause count of a board against the depth-first search's.
     fn agree(board: &Board, limit: usize) -> usize {
@@ -298,6 +412,18 @@ mod tests {
     /// of 0 (a clashing digit added), 1 and several, up to the limit.
     #[test]
     fn clause_counts_equal_the_search_s_on_random_boards() {
+        random_boards_agree();
+    }
+
+    /// The same boards with every cage's fillings in the clauses of cages
+    /// of many fillings ([`super::chained_fillings`]).
+    #[test]
+    fn chained_cage_clauses_count_as_the_search_does() {
+        PAIRWISE_FILLINGS.with(|limit| limit.set(0));
+        random_boards_agree();
+    }
+
+    fn random_boards_agree() {
         let rule_sets = [
             Rules::new(Shape::new(2, 2)),
             Rules::new(Shape::new(2, 3)),
