@@ -8,7 +8,13 @@ Puzzles are one per line in lazydoku's line format: '.' for an empty cell,
 then 1-9 and A-P for digits 1 to 25, no spaces; the side is the square root
 of the length and the boxes are the shape lazydoku infers (square when the
 side is a square, else the closest factors, fewer rows than columns). Lines
-starting with '#' are skipped, and text after white space is a comment.
+starting with '#' are skipped.
+
+After the puzzle, the rules that `lazydoku generate --jigsaw` and `--killer`
+write are read too: a token with one label per cell is a cage map when
+`label=sum` tokens follow it (each cage's digits distinct and adding up to
+its sum; '.' is a cell in no cage), and otherwise a region map whose
+regions replace the boxes. Any other text after the puzzle is a comment.
 
 The model is the usual Boolean one: x[cell][digit], exactly one digit per
 cell and exactly one place per digit in each row, column and box. Counting
@@ -44,18 +50,56 @@ def box_shape(side):
     return rows, side // rows
 
 
-def units(side):
-    rows, cols = box_shape(side)
+def groups(labels, skip=None):
+    """The cells of each label of a map, in the order labels first come."""
+    cells = {}
+    for c, label in enumerate(labels):
+        if label != skip:
+            cells.setdefault(label, []).append(c)
+    return list(cells.values())
+
+
+def units(side, regions=None):
     for r in range(side):
         yield [r * side + c for c in range(side)]
     for c in range(side):
         yield [r * side + c for r in range(side)]
+    if regions is not None:
+        yield from groups(regions)
+        return
+    rows, cols = box_shape(side)
     for top in range(0, side, rows):
         for left in range(0, side, cols):
             yield [(top + i // cols) * side + left + i % cols for i in range(side)]
 
 
-def count_to_two(puzzle, seed=1):
+def rules_after(puzzle, tokens):
+    """The region map and the cages ((sum, cells) pairs) written after a
+    puzzle: see the module's text. Other tokens are a comment."""
+    regions, cages = None, []
+    k = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if len(token) != len(puzzle) or "=" in token:
+            break
+        sums = {}
+        k += 1
+        while k < len(tokens) and "=" in tokens[k]:
+            label, _, total = tokens[k].partition("=")
+            sums[label] = int(total)
+            k += 1
+        if sums:
+            for cells in groups(token, skip="."):
+                label = token[cells[0]]
+                if label not in sums:
+                    raise ValueError(f"cage {label} has no sum")
+                cages.append((sums[label], cells))
+        else:
+            regions = token
+    return regions, cages
+
+
+def count_to_two(puzzle, seed=1, regions=None, cages=()):
     side = math.isqrt(len(puzzle))
     if side * side != len(puzzle):
         raise ValueError(f"{len(puzzle)} cells is not a square board")
@@ -65,9 +109,13 @@ def count_to_two(puzzle, seed=1):
         model.add_exactly_one(x[c])
         if ch != ".":
             model.add(x[c][SYMBOLS.index(ch) - 1] == 1)
-    for unit in units(side):
+    for unit in units(side, regions):
         for d in range(side):
             model.add_exactly_one(x[c][d] for c in unit)
+    for total, cells in cages:
+        for d in range(side):
+            model.add_at_most_one(x[c][d] for c in cells)
+        model.add(sum((d + 1) * x[c][d] for c in cells for d in range(side)) == total)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
@@ -97,8 +145,9 @@ def main():
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue
-                puzzle = line.split()[0]
-                solutions, seconds = count_to_two(puzzle, seed)
+                puzzle, *rest = line.split()
+                regions, cages = rules_after(puzzle, rest)
+                solutions, seconds = count_to_two(puzzle, seed, regions, cages)
                 print(f"{name}\t{number}\t{solutions}\t{seconds:.6f}", flush=True)
 
 
