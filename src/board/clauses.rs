@@ -31,8 +31,8 @@ const PAIRWISE_FILLINGS: usize = 256;
 /// out, a variable each; a board with a cage of more is left to the
 /// search. Past [`PAIRWISE_FILLINGS`] the clauses grow with the fillings
 /// rather than with their square: five-cell cages of 25x25 killers with few
-/// givens have up to a thousand or so, which the depth-first search alone
-/// took tens of seconds to count where clause learning takes one.
+/// givens have up to a thousand or so: the depth-first search alone took
+/// 24 s to count one such puzzle to 2, clause learning about a second.
 const MOST_CAGE_FILLINGS: usize = 4096;
 
 /// Exactly one of `lits`: one clause for at least one, and one for each
