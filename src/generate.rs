@@ -240,6 +240,8 @@ pub struct Generator {
     killer: bool,
     /// How many cells of each grid are marked even or odd, if any.
     even_odd: Option<usize>,
+    /// The nodes each proof of a removal may take, if bounded.
+    proof_nodes: Option<u64>,
     /// The peers of each cell under the rules' regions, worked out once.
     peers: Arc<Peers>,
 }
@@ -308,6 +310,7 @@ impl Generator {
             jigsaw: false,
             killer: false,
             even_odd: None,
+            proof_nodes: None,
             peers,
         }
     }
@@ -327,10 +330,46 @@ impl Generator {
     }
 
     /// Minimal puzzles: givens are removed until no orbit of them can go
-    /// without a second solution. The default; undoes [`Generator::clues`].
+    /// without a second solution. The default; undoes [`Generator::clues`]
+    /// and [`Generator::proof_nodes`].
     #[must_use]
     pub fn minimal(mut self) -> Generator {
         self.clues = None;
+        self.proof_nodes = None;
+        self
+    }
+
+    /// Bounds each proof that a removal keeps one solution to `nodes`: the
+    /// search's nodes, or the conflicts of clause learning, which the
+    /// longest proofs go to. A removal whose proof runs out keeps its given,
+    /// so each puzzle still has one solution but may not be minimal (some
+    /// given could go, at a cost the bound refused).
+    ///
+    /// That is what makes puzzles whose last removals are the hardest
+    /// counts come at all: a minimal 25x25 killer puzzle took more than ten
+    /// minutes without making one, where on one thread a bound of 2,000
+    /// nodes made one of 41 givens in 41 s, and 20,000 one of 26 givens in
+    /// 113 s (docs/performance.md). The bound
+    /// counts work, not time, so the same seed gives the same puzzles on
+    /// every machine; each puzzle's removals then go one at a time rather
+    /// than several at once, since which try answers first would otherwise
+    /// decide what a spent bound keeps.
+    ///
+    /// ```
+    /// use lazydoku::generate::Generator;
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// // On 9x9 nearly every removal is settled by propagation alone; on
+    /// // 16x16 killers the last ones take searches.
+    /// let killer = Generator::new(Rules::new(Shape::new(4, 4))).seed(2).killer();
+    /// let minimal = killer.puzzle(0).expect("a puzzle");
+    /// let bounded = killer.proof_nodes(5).puzzle(0).expect("a puzzle");
+    /// assert!(bounded.is_unique());
+    /// assert!(bounded.cells().flatten().count() > minimal.cells().flatten().count());
+    /// ```
+    #[must_use]
+    pub fn proof_nodes(mut self, nodes: u64) -> Generator {
+        self.proof_nodes = Some(nodes);
         self
     }
 
@@ -668,10 +707,10 @@ impl Generator {
                 // Sound steps that fill every cell leave one solution, so no
                 // search is needed.
                 Removal::Logical(level) => solved_within(&puzzle, level),
-                Removal::Minimal => unique_without(&puzzle, &grid, orbit, learned.as_ref()),
+                Removal::Minimal => unique_without(&puzzle, &grid, orbit, learned.as_ref(), self.proof_nodes),
                 Removal::PastLogic => {
                     solved_within(&puzzle, Level::Expert) || {
-                        let unique = unique_without(&puzzle, &grid, orbit, learned.as_ref());
+                        let unique = unique_without(&puzzle, &grid, orbit, learned.as_ref(), self.proof_nodes);
                         past_logic.store(unique, Ordering::Relaxed);
                         unique
                     }
@@ -681,9 +720,14 @@ impl Generator {
         // Large puzzles test several removals at a time, with the same
         // result as testing them one by one (`speculation` says how, from
         // uniqueness being monotone in the givens; logic is not known to
-        // be, so removals under a level go one at a time).
+        // be, so removals under a level go one at a time, and so do removals
+        // whose proofs are bounded: a spent bound is no answer either way).
         #[cfg(feature = "parallel")]
-        if removal == Removal::Minimal && side >= speculation::SIDE && rayon::current_num_threads() > 1 {
+        if removal == Removal::Minimal
+            && self.proof_nodes.is_none()
+            && side >= speculation::SIDE
+            && rayon::current_num_threads() > 1
+        {
             let kept = speculation::remove(&orbits, kept, clues, self.clues, &removable);
             return Some(givens_of(&empty, &digits, &kept));
         }
@@ -892,13 +936,18 @@ impl Learned {
     }
 
     /// Whether the grid's rules have a solution with the digits of
-    /// `placed` and without `excluded`'s.
-    fn has_solution(&self, placed: impl IntoIterator<Item = (usize, u8)>, excluded: (usize, u8)) -> bool {
+    /// `placed` and without `excluded`'s; `None` when `conflicts` ran out
+    /// first.
+    fn has_solution(
+        &self,
+        placed: impl IntoIterator<Item = (usize, u8)>,
+        excluded: (usize, u8),
+        conflicts: u64,
+    ) -> Option<bool> {
         let taken = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        let Some(mut clauses) = taken.or_else(|| self.empty.clauses()) else {
-            return true; // Not reached: the first set was built. "Maybe" keeps the given.
-        };
-        let answer = clauses.has_model(placed, excluded);
+        // Not reached without a set: the first was built. "Maybe" keeps the given.
+        let mut clauses = taken.or_else(|| self.empty.clauses())?;
+        let answer = clauses.has_model(placed, excluded, conflicts);
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(clauses);
         answer
     }
@@ -923,24 +972,35 @@ fn solved_within(puzzle: &Board, level: Level) -> bool {
 /// another solution must differ from `solution` in one of those cells. For
 /// each cell in turn, a solution is looked for without `solution`'s digit
 /// there, the cells before it filled with `solution`'s digits: by a
-/// search, or, past [`QUICK_NODES`] of it, by `learned`.
-fn unique_without(puzzle: &Board, solution: &Board, emptied: &[usize], learned: Option<&Learned>) -> bool {
+/// search, or, past [`QUICK_NODES`] of it, by `learned`. Each of those
+/// searches may take `proof_nodes` (nodes, or conflicts of `learned`); one
+/// that runs out answers `false`, as if it had found another solution.
+fn unique_without(
+    puzzle: &Board,
+    solution: &Board,
+    emptied: &[usize],
+    learned: Option<&Learned>,
+    proof_nodes: Option<u64>,
+) -> bool {
+    let nodes = proof_nodes.unwrap_or(u64::MAX);
     let mut base = puzzle.clone();
     for (k, &cell) in emptied.iter().enumerate() {
         let Some(digit) = solution.get(cell) else { return false };
         if let Some(other) = base.excluding(cell, digit) {
-            let found = match learned {
-                None => other.count_solutions(1) > 0,
-                Some(learned) => match other.count_solutions_within(1, Budget::nodes(QUICK_NODES)) {
+            // Whether another solution may exist: found, or not ruled out.
+            let maybe = match (learned, proof_nodes) {
+                (None, None) => other.count_solutions(1) > 0,
+                (None, Some(_)) => other.count_solutions_within(1, Budget::nodes(nodes)) != (0, None),
+                (Some(learned), _) => match other.count_solutions_within(1, Budget::nodes(QUICK_NODES.min(nodes))) {
                     (0, Some(_)) => {
                         let givens = puzzle.cells().enumerate().filter_map(|(c, d)| Some((c, d?)));
                         let before = emptied[..k].iter().filter_map(|&c| Some((c, solution.get(c)?)));
-                        learned.has_solution(givens.chain(before), (cell, digit))
+                        learned.has_solution(givens.chain(before), (cell, digit), nodes) != Some(false)
                     }
                     (found, _) => found > 0,
                 },
             };
-            if found {
+            if maybe {
                 return false;
             }
         }

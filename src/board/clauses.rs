@@ -335,24 +335,34 @@ impl Clauses {
     /// (cell, digit from 1) in its cell and keeps `excluded`'s digit out
     /// of its cell. What one question learns is kept for the next, and so
     /// are the levels of the givens it shares with the one before: the
-    /// clauses are the same, only the assumptions change.
-    pub(crate) fn has_model(&mut self, placed: impl IntoIterator<Item = (usize, u8)>, excluded: (usize, u8)) -> bool {
+    /// clauses are the same, only the assumptions change. `None` when
+    /// `conflicts` ran out before the answer.
+    pub(crate) fn has_model(
+        &mut self,
+        placed: impl IntoIterator<Item = (usize, u8)>,
+        excluded: (usize, u8),
+        conflicts: u64,
+    ) -> Option<bool> {
         let mut assumptions = Vec::new();
         for (cell, digit) in placed {
             match self.literal(cell, digit) {
                 Ok(Some(lit)) => assumptions.push(lit),
                 Ok(None) => {}
-                Err(()) => return false,
+                Err(()) => return Some(false),
             }
         }
         match self.literal(excluded.0, excluded.1) {
             Ok(Some(lit)) => assumptions.push(lit ^ 1),
             // The digit is the cell's in every model.
-            Ok(None) => return false,
+            Ok(None) => return Some(false),
             // The digit is in no model.
             Err(()) => {}
         }
-        self.solver.solve_assuming(&assumptions, u64::MAX) == Outcome::Satisfiable
+        match self.solver.solve_assuming(&assumptions, conflicts) {
+            Outcome::Satisfiable => Some(true),
+            Outcome::Unsatisfiable => Some(false),
+            Outcome::Unknown => None,
+        }
     }
 
     /// The variable of `digit` (from 1) in `cell` as a literal: `Ok(None)`
@@ -533,7 +543,7 @@ mod tests {
                     .ok()
                     .and_then(|board| board.excluding(cell, digit))
                     .is_some_and(|board| board.count_solutions(1) > 0);
-                let answer = clauses.has_model(placed.iter().copied(), (cell, digit));
+                let answer = clauses.has_model(placed.iter().copied(), (cell, digit), u64::MAX).expect("no budget");
                 assert_eq!(answer, expected, "{rules:?}: {placed:?} without {digit} in {cell}");
                 if answer {
                     yes += 1;

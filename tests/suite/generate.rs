@@ -407,6 +407,31 @@ fn a_sixteen_killer_puzzle_made_through_learned_clauses_is_unique_and_minimal() 
     assert!(is_minimal(&puzzle, |cell| vec![cell]), "{puzzle} is not minimal");
 }
 
+/// A bound on each removal's proof keeps the givens whose proofs run
+/// past it: the puzzle is unique, keeps more givens than the minimal one
+/// where the bound bites, is the minimal one where it never does, and is
+/// the same on one thread and on two.
+#[test]
+fn bounded_proofs_keep_their_givens_and_one_solution() {
+    let generator = Generator::new(Rules::new(Shape::new(4, 4))).seed(0).killer();
+    let in_pool = |threads: usize, generator: &Generator| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| generator.puzzle(0)).unwrap()
+    };
+    let minimal = in_pool(1, &generator);
+    let bounded = generator.clone().proof_nodes(50);
+    let puzzle = in_pool(1, &bounded);
+    assert_eq!(in_pool(2, &bounded), puzzle);
+    assert!(puzzle.is_unique());
+    assert!(givens(&puzzle).len() > givens(&minimal).len(), "{puzzle} against {minimal}");
+    // The same grid and cages: the bound changes only which givens stay.
+    assert_eq!(puzzle.rules(), minimal.rules());
+    assert_eq!(puzzle.solve(), minimal.solve());
+    assert_eq!(in_pool(2, &generator.clone().proof_nodes(u64::MAX)), minimal);
+    // `minimal` lifts the bound.
+    assert_eq!(in_pool(1, &bounded.minimal()), minimal);
+}
+
 #[test]
 fn a_floor_that_keeps_the_level_out_of_reach_is_said_to_do_so() {
     use lazydoku::explain::Level;

@@ -163,6 +163,12 @@ enum Command {
         /// Stop removing givens once this many are left (default: until no given can go).
         #[arg(long)]
         clues: Option<usize>,
+        /// Give up a removal whose proof of one solution takes more than N nodes of the search
+        /// (or conflicts of clause learning), keeping its given: puzzles come within a bound of
+        /// work, unique but not always minimal. For 25x25 killers, whose minimal puzzles take
+        /// more than ten minutes each.
+        #[arg(long, value_name = "N")]
+        proof_nodes: Option<u64>,
         /// Only puzzles of this level (as `rate` gives it): easy, medium, hard, expert or beyond.
         /// Where minimal puzzles keep coming out harder (rules along lines, sums, and from the first
         /// try on boards of 16x16 and more), givens are removed only while logic of the level still
@@ -534,6 +540,7 @@ fn main() -> ExitCode {
             seed,
             symmetry,
             clues,
+            proof_nodes,
             difficulty,
             guesses,
             jigsaw,
@@ -555,6 +562,9 @@ fn main() -> ExitCode {
             let mut generator = generator.seed(seed).symmetry(symmetry);
             if let Some(clues) = clues {
                 generator = generator.clues(clues);
+            }
+            if let Some(nodes) = proof_nodes {
+                generator = generator.proof_nodes(nodes);
             }
             if let Some(level) = difficulty {
                 generator = generator.level(level);
