@@ -349,11 +349,11 @@ impl Generator {
     /// counts come at all: a minimal 25x25 killer puzzle took more than ten
     /// minutes without making one, where on one thread a bound of 2,000
     /// nodes made one of 41 givens in 41 s, and 20,000 one of 26 givens in
-    /// 113 s (docs/performance.md). The bound
-    /// counts work, not time, so the same seed gives the same puzzles on
-    /// every machine; each puzzle's removals then go one at a time rather
-    /// than several at once, since which try answers first would otherwise
-    /// decide what a spent bound keeps.
+    /// 113 s (docs/performance.md). The bound counts work, not time, so the
+    /// same seed gives the same puzzles on every machine; each puzzle's
+    /// removals then go one at a time rather than several at once, since
+    /// which try answers first would otherwise decide what a spent bound
+    /// keeps.
     ///
     /// ```
     /// use lazydoku::generate::Generator;
