@@ -1095,6 +1095,36 @@ fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
     assert!(stderr(&bad).contains("unknown symmetry \"spiral\""), "{}", stderr(&bad));
 }
 
+/// `--proof-nodes` reaches the generator (a 16x16 killer keeps more
+/// givens under a bound of 5 nodes than minimal), and a 25x25 killer asked
+/// for without a bound says at once how to bound it.
+#[test]
+fn generate_bounds_proofs_and_says_when_to() {
+    let givens = |args: &[&str]| {
+        let out = run(args, "");
+        assert!(out.status.success(), "{}", stderr(&out));
+        let line = stdout(&out).lines().next().unwrap().to_owned();
+        let checked = run(&["check", "-q", "-"], &line);
+        assert_eq!(stdout(&checked).trim(), "unique", "{line}");
+        line[..256].bytes().filter(|&b| b != b'.').count()
+    };
+    let killer = ["generate", "--shape", "4x4", "--killer", "--count", "1", "--seed", "2"];
+    let minimal = givens(&killer);
+    let bounded = givens(&[&killer[..], &["--proof-nodes", "5"]].concat());
+    assert!(bounded > minimal, "{bounded} givens bounded, {minimal} minimal");
+    let mut child = common::lazydoku()
+        .args(["generate", "--shape", "5x5", "--killer", "--count", "1", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut first).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("--proof-nodes N"), "{first}");
+}
+
 /// `--hex` generates 16x16 puzzles written in 0-F, which `solve --hex` reads back.
 #[test]
 fn generate_writes_hexadecimal_sixteens() {
