@@ -100,7 +100,12 @@ fn chained_variables(sets: &[u32]) -> usize {
     if sets.len() <= pairwise_fillings() {
         return 0;
     }
-    sets.len().saturating_sub(1) + sets.iter().fold(0, |digits, &set| digits | set).count_ones() as usize
+    sets.len().saturating_sub(1) + held_digits(sets).count_ones() as usize
+}
+
+/// The digits some filling of `sets` holds.
+fn held_digits(sets: &[u32]) -> u32 {
+    sets.iter().fold(0, |digits, &set| digits | set)
 }
 
 /// For each killer cage with an empty cell: its empty cells, and the sets
@@ -152,7 +157,7 @@ fn chained_fillings(
 ) -> usize {
     solver.add_clause(selectors);
     let mut next = at_most_one_chained(solver, selectors, next);
-    let digits = sets.iter().fold(0, |digits, &set| digits | set);
+    let digits = held_digits(sets);
     for &cell in empty {
         for digit in bits(cands[cell] & !digits) {
             solver.add_clause(&[positive(var(cell, digit)) ^ 1]);
