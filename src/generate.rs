@@ -315,6 +315,14 @@ impl Generator {
         }
     }
 
+    /// The rules the puzzles keep. With [`Generator::jigsaw`] or
+    /// [`Generator::killer`], each puzzle adds its own regions or cages to
+    /// them.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     /// The seed: the same seed gives the same puzzles.
     #[must_use]
     pub fn seed(mut self, seed: u64) -> Generator {

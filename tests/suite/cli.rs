@@ -1097,7 +1097,8 @@ fn generate_follows_the_rules_flags_and_stops_when_the_reader_does() {
 
 /// `--proof-nodes` reaches the generator (a 16x16 killer keeps more
 /// givens under a bound of 5 nodes than minimal), and a 25x25 killer asked
-/// for without a bound says at once how to bound it.
+/// for without a bound says at once how to bound it, whether its size
+/// comes from `--shape` or from a region map.
 #[test]
 fn generate_bounds_proofs_and_says_when_to() {
     let givens = |args: &[&str]| {
@@ -1112,16 +1113,21 @@ fn generate_bounds_proofs_and_says_when_to() {
     let minimal = givens(&killer);
     let bounded = givens(&[&killer[..], &["--proof-nodes", "5"]].concat());
     assert!(bounded > minimal, "{bounded} givens bounded, {minimal} minimal");
-    let mut child = common::lazydoku()
-        .args(["generate", "--shape", "5x5", "--killer", "--count", "1", "-j", "1"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut first).unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let first_said = |args: &[&str]| {
+        let mut child = common::lazydoku().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stderr.take().unwrap()), &mut first).unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        first
+    };
+    let unbounded = ["generate", "--killer", "--count", "1", "-j", "1"];
+    let first = first_said(&[&unbounded[..], &["--shape", "5x5"]].concat());
+    assert!(first.contains("--proof-nodes N"), "{first}");
+    // The boxes as a region map: the side is known only from the map.
+    let regions: String =
+        (0..625).map(|cell| char::from(b'A' + u8::try_from(cell / 125 * 5 + cell % 25 / 5).unwrap())).collect();
+    let first = first_said(&[&unbounded[..], &["--regions", &regions]].concat());
     assert!(first.contains("--proof-nodes N"), "{first}");
 }
 

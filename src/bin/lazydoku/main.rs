@@ -565,8 +565,7 @@ fn main() -> ExitCode {
             }
             if let Some(nodes) = proof_nodes {
                 generator = generator.proof_nodes(nodes);
-            } else if killer && clues.is_none() && difficulty.is_none() && puzzle.shape.is_some_and(|s| s.side() >= 25)
-            {
+            } else if killer && clues.is_none() && difficulty.is_none() && generator.rules().shape().side() >= 25 {
                 // Measured: one such puzzle ran past ten minutes unmade.
                 say(
                     "minimal 25x25 killer puzzles can take more than ten minutes each; --proof-nodes N bounds each removal's proof (at 2000, one came in 41 s: unique, not minimal)",
