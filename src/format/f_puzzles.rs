@@ -635,6 +635,18 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                     }
                 }
             }
+            "nabner" => {
+                // No two cells of a line alike or consecutive: each pair of
+                // its cells at least 2 apart.
+                for line in items(&mut r, &grid)?.into_iter().flat_map(|item| item.lines) {
+                    let mut cells = line;
+                    cells.sort_unstable();
+                    cells.dedup();
+                    for (k, &first) in cells.iter().enumerate() {
+                        relations.extend(cells[k + 1..].iter().map(|&second| (first, "apart", 2, second)));
+                    }
+                }
+            }
             "quadruple" => {
                 for item in items(&mut r, &grid)? {
                     let digits: Result<Vec<usize>, _> = item.values.iter().map(|v| v.trim().parse::<usize>()).collect();

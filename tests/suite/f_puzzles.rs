@@ -22,9 +22,9 @@ const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwg
 /// column (made by the compressor).
 const SKYSCRAPER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AawE8wAYwwBDAA4wM+UIJgAbOQhAAlAAwBhAIwhUANxFyArnHggATCCKUiQA==";
 
-/// A link whose puzzle has a Nabner line, a constraint these rules do not
-/// read (made by the compressor).
-pub const NABNER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAOwEMARjxgZ8oADYRhYfHhAAlAIwBhRSFRLlAJhBcilIkA";
+/// A link whose puzzle has a column indexer, a constraint these rules do
+/// not read (made by the compressor).
+pub const INDEXER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAYwHsANgFcAtgDsIY7DAAeMDPlA8YAgWHwgASgEYAwtpCUiRoA";
 
 /// A link to a 4x4 board whose top left box holds a 1 and a 2 by a
 /// quadruple (made by the compressor).
@@ -238,6 +238,33 @@ fn renban_whispers_and_slow_thermometer_lines_are_the_rules_built_by_hand() -> R
     Ok(())
 }
 
+/// A Nabner line (Rangsk's f-puzzles constraints): no two of its cells
+/// alike or consecutive, each pair of them read as `Relation::Apart(2)`.
+#[test]
+fn nabner_lines_keep_their_cells_two_apart() -> Result<(), Box<dyn std::error::Error>> {
+    let json = format!(
+        r#"{{"size": 4, "grid": {}, "nabner": [{{"lines": [["R1C1", "R2C2", "R1C1"]]}}, {{"lines": [["R4C1", "R4C3"]]}}]}}"#,
+        grid_of(&".".repeat(16), 4)
+    );
+    let board: Board = json.parse()?;
+    // A cell the line passes twice is one cell.
+    let pairs = [(0, 5), (12, 14)];
+    let expected = Rules::new(Shape::new(2, 2)).with_relations(pairs.map(|(a, b)| (a, Relation::Apart(2), b)))?;
+    assert_eq!(board.rules(), expected);
+    // Exactly the classic grids whose line cells are pairwise two apart.
+    let classic: Board = ".".repeat(16).parse()?;
+    let keeping = classic
+        .solutions()
+        .filter(|grid| pairs.iter().all(|&(a, b)| grid.get(a).unwrap().abs_diff(grid.get(b).unwrap()) >= 2))
+        .count();
+    assert!(keeping > 0 && keeping < 288, "{keeping}");
+    assert_eq!(board.count_solutions(usize::MAX), keeping);
+    // Written back (as two-cell whispers lines 2 apart), the same rules.
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), expected);
+    Ok(())
+}
+
 #[test]
 fn both_diagonals_and_the_named_rules() -> Result<(), Box<dyn std::error::Error>> {
     let empty = grid_of(&".".repeat(81), 9);
@@ -411,9 +438,9 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(NABNER_LINK).contains("\"nabner\" is not read"), "{}", reason(NABNER_LINK));
-    let nabner = format!("{{\"size\":4,\n\"grid\":{empty},\n\"nabner\":[{{\"lines\":[[\"R1C1\"]]}}]}}");
-    assert_eq!(reason(&nabner), "line 3, column 1: the f-puzzles constraint \"nabner\" is not read here");
+    assert!(reason(INDEXER_LINK).contains("\"columnindexer\" is not read"), "{}", reason(INDEXER_LINK));
+    let indexer = format!("{{\"size\":4,\n\"grid\":{empty},\n\"rowindexer\":[{{\"cells\":[\"R1C1\"]}}]}}");
+    assert_eq!(reason(&indexer), "line 3, column 1: the f-puzzles constraint \"rowindexer\" is not read here");
     let quadruple =
         format!(r#"{{"size":4,"grid":{empty},"quadruple":[{{"cells":["R1C1","R1C2"],"values":[1,2,3]}}]}}"#);
     assert!(reason(&quadruple).contains("a quadruple has 2 cells and 3 digits"), "{}", reason(&quadruple));
@@ -478,16 +505,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{NABNER_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{INDEXER_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"nabner\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"columnindexer\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", NABNER_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", INDEXER_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

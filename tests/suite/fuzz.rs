@@ -340,7 +340,7 @@ fn f_puzzles_object(random: &mut Random, grid: &str, cells: &[char], br: usize, 
                 format!(r#"{{"cells":[{}]}}"#, (0..side).map(|i| name(i * side + i)).collect::<Vec<_>>().join(",")),
             ),
             _ => (
-                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple", "renban", "nabner"]),
+                *random.pick(&["arrow", "ratio", "negative", "cage", "quadruple", "renban", "nabner", "boxindexer"]),
                 format!(r#"{{"cells":[{}]}}"#, name(a)),
             ),
         };
@@ -582,7 +582,7 @@ fn fuzz_the_parser_the_reader_and_the_board() {
     // f-puzzles links, whose compressed text the mutations break.
     for _ in 0..20 {
         seeds.push(crate::f_puzzles::TWO_CAGES_LINK.to_owned());
-        seeds.push(crate::f_puzzles::NABNER_LINK.to_owned());
+        seeds.push(crate::f_puzzles::INDEXER_LINK.to_owned());
     }
     let mut random = Random(seed);
     let quiet = std::panic::take_hook();
