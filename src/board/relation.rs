@@ -19,9 +19,10 @@ use std::fmt;
 /// | no black dot, where all are given | `Relation::NotRatio(2)` |
 /// | no white dot, where all are given | `Relation::NotDifference(1)` |
 /// | no X or V, where all are given | `Relation::NotSum(10)` and `Relation::NotSum(5)` |
+/// | a column indexer at row `r`, column `c` (159 puzzles), with the cell of its row in column `v` | `Relation::Index(v, c)` |
 ///
-/// Only [`Relation::Less`] and [`Relation::LessOrEqual`] depend on the
-/// order of their cells.
+/// Only [`Relation::Less`], [`Relation::LessOrEqual`] and
+/// [`Relation::Index`] depend on the order of their cells.
 ///
 /// ```
 /// use lazydoku::Relation;
@@ -34,6 +35,8 @@ use std::fmt;
 /// assert!(Relation::Apart(5).holds(9, 4) && !Relation::Apart(5).holds(3, 7));
 /// assert_eq!(Relation::Ratio(2).to_string(), "one is 2 times the other");
 /// assert!(Relation::NotRatio(2).holds(3, 5) && !Relation::NotRatio(2).holds(3, 6));
+/// assert!(Relation::Index(4, 1).holds(4, 1) && Relation::Index(4, 1).holds(2, 3));
+/// assert!(!Relation::Index(4, 1).holds(4, 2) && !Relation::Index(4, 1).holds(2, 1));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
@@ -61,6 +64,12 @@ pub enum Relation {
     /// The two digits do not add up to this: a pair of neighbours without
     /// an X (or a V), in a puzzle that gives all of them.
     NotSum(usize),
+    /// The first cell holds the first digit exactly when the second cell
+    /// holds the second: an indexing cell and a cell it may point at. In a
+    /// 159 puzzle the cell in column 1 of a row holds the column of the
+    /// row's 1, so it is `Index(v, 1)` with the row's cell in column `v`,
+    /// for each `v` but 1.
+    Index(usize, usize),
 }
 
 impl Relation {
@@ -79,12 +88,13 @@ impl Relation {
             Relation::NotDifference(k) => !Relation::Difference(k).holds(first, second),
             Relation::NotRatio(k) => !Relation::Ratio(k).holds(first, second),
             Relation::NotSum(k) => !Relation::Sum(k).holds(first, second),
+            Relation::Index(v, d) => (a == v) == (b == d),
         }
     }
 
     /// The relation's name, as JSON puzzle objects write it: `less`,
     /// `difference`, `ratio`, `sum`, `apart`, `not-difference`,
-    /// `not-ratio` or `not-sum`.
+    /// `not-ratio`, `not-sum` or `index`.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -97,15 +107,17 @@ impl Relation {
             Relation::NotDifference(_) => "not-difference",
             Relation::NotRatio(_) => "not-ratio",
             Relation::NotSum(_) => "not-sum",
+            Relation::Index(..) => "index",
         }
     }
 
     /// The number a relation carries: the difference, the ratio or the
-    /// sum; `None` for [`Relation::Less`] and [`Relation::LessOrEqual`].
+    /// sum; `None` for [`Relation::Less`] and [`Relation::LessOrEqual`],
+    /// and for [`Relation::Index`], which carries two ([`Relation::digits`]).
     #[must_use]
     pub const fn value(self) -> Option<usize> {
         match self {
-            Relation::Less | Relation::LessOrEqual => None,
+            Relation::Less | Relation::LessOrEqual | Relation::Index(..) => None,
             Relation::Difference(k)
             | Relation::Ratio(k)
             | Relation::Sum(k)
@@ -113,6 +125,16 @@ impl Relation {
             | Relation::NotDifference(k)
             | Relation::NotRatio(k)
             | Relation::NotSum(k) => Some(k),
+        }
+    }
+
+    /// The two digits of [`Relation::Index`], the first cell's and the
+    /// second's; `None` for every other relation.
+    #[must_use]
+    pub const fn digits(self) -> Option<(usize, usize)> {
+        match self {
+            Relation::Index(v, d) => Some((v, d)),
+            _ => None,
         }
     }
 
@@ -147,7 +169,11 @@ impl Relation {
 
     /// Whether the two cells can be swapped, with the relation kept.
     pub(crate) fn is_symmetric(self) -> bool {
-        !matches!(self, Relation::Less | Relation::LessOrEqual)
+        match self {
+            Relation::Less | Relation::LessOrEqual => false,
+            Relation::Index(v, d) => v == d,
+            _ => true,
+        }
     }
 
     /// The digits (bit `d - 1` for digit `d`) of 1 to `side` that the
@@ -173,6 +199,7 @@ impl Relation {
             Relation::NotDifference(k) => each_digit_but(first, |d| [d.checked_add(k), d.checked_sub(k)], full),
             Relation::NotRatio(k) => each_digit_but(first, multiples(k), full),
             Relation::NotSum(k) => each_digit_but(first, |d| [k.checked_sub(d), None], full),
+            Relation::Index(v, d) => exactly_when(first, v, d, full),
         }
     }
 
@@ -185,6 +212,7 @@ impl Relation {
             Relation::Less => second.checked_ilog2().map_or(0, |top| (1 << top) - 1),
             // Up to the largest digit the second cell may hold.
             Relation::LessOrEqual => second.checked_ilog2().map_or(0, |top| u32::MAX >> (31 - top)),
+            Relation::Index(v, d) => exactly_when(second, d, v, full),
             symmetric => symmetric.seconds_for(second, full),
         }
     }
@@ -194,6 +222,19 @@ impl Relation {
         let full = u32::MAX >> (32 - side);
         self.seconds_for(full, full) != 0
     }
+}
+
+/// The digits of one cell, within `full`, that some digit of `mask` in the
+/// other supports when the other holds `mine` exactly when this one holds
+/// `theirs`: `theirs` if `mask` has `mine`, every digit but `theirs` if it
+/// has another.
+fn exactly_when(mask: u32, mine: usize, theirs: usize, full: u32) -> u32 {
+    let bit =
+        |digit: usize| digit.checked_sub(1).and_then(|shift| 1u32.checked_shl(u32::try_from(shift).ok()?)).unwrap_or(0);
+    let (mine, theirs) = (bit(mine), bit(theirs));
+    let with = if mask & mine != 0 { theirs } else { 0 };
+    let without = if mask & !mine != 0 { !theirs } else { 0 };
+    (with | without) & full
 }
 
 /// `mask` moved `by` digits up and down, within `full`.
@@ -257,6 +298,7 @@ impl fmt::Display for Relation {
             Relation::NotDifference(k) => write!(f, "they do not differ by {k}"),
             Relation::NotRatio(k) => write!(f, "neither is {k} times the other"),
             Relation::NotSum(k) => write!(f, "they do not add up to {k}"),
+            Relation::Index(v, d) => write!(f, "the first is {v} exactly when the second is {d}"),
         }
     }
 }
@@ -349,6 +391,13 @@ mod tests {
             Relation::NotSum(10),
             Relation::NotSum(0),
             Relation::NotSum(usize::MAX),
+            Relation::Index(1, 1),
+            Relation::Index(4, 1),
+            Relation::Index(1, 9),
+            Relation::Index(25, 3),
+            Relation::Index(0, 2),
+            Relation::Index(3, 40),
+            Relation::Index(usize::MAX, usize::MAX),
         ];
         for side in [4usize, 6, 9, 16, 25] {
             let full = u32::MAX >> (32 - side);

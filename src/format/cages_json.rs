@@ -618,11 +618,12 @@ impl Reader<'_> {
 
     /// A relation between two cells: `{"cells": [first, second],
     /// "relation": NAME}`, with a `value` for the relations that carry one
-    /// ([`Relation::name`], [`Relation::value`]).
+    /// ([`Relation::name`], [`Relation::value`]), and a `value` of two
+    /// numbers for `index` ([`Relation::digits`]).
     fn relation(&mut self, out: &mut Vec<(RelatedCells, (usize, usize))>) -> Result<(), RulesError> {
         self.skip_space();
         let (start, place) = (self.pos, self.place(self.pos));
-        let (mut cells, mut name, mut value) = (None, None, None);
+        let (mut cells, mut name, mut value, mut digits) = (None, None, None, None);
         self.object(|r, key, at| {
             let twice = |r: &Reader<'_>| Err(r.error(at, format!("a relation has two \"{key}\" members")));
             match key {
@@ -641,7 +642,16 @@ impl Reader<'_> {
                     name = Some(r.string()?);
                     Ok(())
                 }
-                "value" if value.is_some() => twice(r),
+                "value" if value.is_some() || digits.is_some() => twice(r),
+                "value" if r.peek() == Some('[') => {
+                    let mut list = Vec::new();
+                    r.array(|r| {
+                        list.push(r.number()?);
+                        Ok(())
+                    })?;
+                    digits = Some(list);
+                    Ok(())
+                }
                 "value" => {
                     value = Some(r.number()?);
                     Ok(())
@@ -657,10 +667,20 @@ impl Reader<'_> {
             None => return Err(self.error(start, "a relation has no \"cells\"")),
         };
         let Some(name) = name else { return Err(self.error(start, "a relation has no \"relation\"")) };
+        if name == "index" {
+            let Some(&[first, second]) = digits.as_deref() else {
+                return Err(self.error(start, "the relation \"index\" needs a \"value\" of two digits, such as [3, 1]"));
+            };
+            out.push(((cells.0, Relation::Index(first, second), cells.1), place));
+            return Ok(());
+        }
+        if digits.is_some() {
+            return Err(self.error(start, format!("the relation {name:?} takes one number as its \"value\"")));
+        }
         let relation = Relation::from_name(&name, value).ok_or_else(|| {
             let reason = match Relation::from_name(&name, Some(1)).or(Relation::from_name(&name, None)) {
                 None => format!(
-                    "unknown relation {name:?}; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio or not-sum"
+                    "unknown relation {name:?}; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio, not-sum or index"
                 ),
                 Some(relation @ (Relation::Less | Relation::LessOrEqual)) => {
                     format!("the relation \"{}\" takes no \"value\"", relation.name())

@@ -558,6 +558,9 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut x_sums, mut skyscrapers) = (Vec::new(), Vec::new());
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+    // Indexing cells' relations: the cell, the digit it holds exactly
+    // when the cell pointed at holds the other digit, and that cell.
+    let mut indexes: Vec<(usize, usize, usize, usize)> = Vec::new();
     let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut entropic_lines, mut modular_lines) = (Vec::new(), Vec::new());
@@ -632,6 +635,35 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                     };
                     for line in &item.lines {
                         relations.extend(line.windows(2).map(|pair| (pair[0], "apart", apart, pair[1])));
+                    }
+                }
+            }
+            "rowindexer" | "columnindexer" | "boxindexer" => {
+                // A row indexer at row r, column c holding v puts r in row v
+                // of its column; a column indexer puts c in column v of its
+                // row; a box indexer at place i of its box puts i at place v
+                // (rows, columns and places from 1).
+                let boxes = shape_with_boxes.filter(|_| !jigsaw);
+                if key == "boxindexer" && boxes.is_none() {
+                    return Err(error(&r, *key_at, "box indexers are read on boards of boxes only"));
+                }
+                for cell in items(&mut r, &grid)?.into_iter().flat_map(|item| item.cells.unwrap_or_default()) {
+                    let (row, column) = (cell / side, cell % side);
+                    for v in 1..=side {
+                        let (digit, pointed) = match (key.as_str(), boxes) {
+                            ("rowindexer", _) => (row + 1, (v - 1) * side + column),
+                            ("boxindexer", Some(shape)) => {
+                                let corner = cell - row % shape.box_rows() * side - column % shape.box_cols();
+                                let place = v - 1;
+                                let target = corner + place / shape.box_cols() * side + place % shape.box_cols();
+                                (place_in_box(shape, cell) + 1, target)
+                            }
+                            // A column indexer (a box indexer has boxes, checked above).
+                            _ => (column + 1, row * side + v - 1),
+                        };
+                        if pointed != cell {
+                            indexes.push((cell, v, digit, pointed));
+                        }
                     }
                 }
             }
@@ -826,7 +858,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
         }
     }
-    if !relations.is_empty() {
+    if !relations.is_empty() || !indexes.is_empty() {
         out.push_str(", \"relations\": [");
         for (k, (first, name, value, second)) in relations.iter().enumerate() {
             let sep = if k == 0 { "" } else { ", " };
@@ -834,6 +866,13 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             let value =
                 if Relation::from_name(name, None).is_some() { String::new() } else { format!(", \"value\": {value}") };
             let _ = write!(out, "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"{name}\"{value}}}");
+        }
+        for (k, (first, mine, theirs, second)) in indexes.iter().enumerate() {
+            let sep = if k == 0 && relations.is_empty() { "" } else { ", " };
+            let _ = write!(
+                out,
+                "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"index\", \"value\": [{mine}, {theirs}]}}"
+            );
         }
         out.push(']');
     }

@@ -168,6 +168,7 @@ pub fn keeps(relation: lazydoku::Relation, a: usize, b: usize) -> bool {
         Relation::NotDifference(k) => a + k != b && b + k != a,
         Relation::NotRatio(k) => a * k != b && b * k != a,
         Relation::NotSum(k) => a + b != k,
+        Relation::Index(v, d) => (a == v) == (b == d),
         other => panic!("no reference for {other:?}"),
     }
 }

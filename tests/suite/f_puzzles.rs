@@ -22,9 +22,9 @@ const RENBAN_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwg
 /// column (made by the compressor).
 const SKYSCRAPER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy68AawE8wAYwwBDAA4wM+UIJgAbOQhAAlAAwBhAIwhUANxFyArnHggATCCKUiQA==";
 
-/// A link whose puzzle has a column indexer, a constraint these rules do
+/// A link whose puzzle has a lockout line, a constraint these rules do
 /// not read (made by the compressor).
-pub const INDEXER_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAYwHsANgFcAtgDsIY7DAAeMDPlA8YAgWHwgASgEYAwtpCUiRoA";
+pub const UNREAD_LINK: &str = "https://f-puzzles.com/?load=N4IgzglgXgpiBcAWANCA5gJwgEwQbT2AF9ljSTiBdZQiu86285qms9uy6kAGwHsAxgGs+AVwAu+UDwgA7GGHx4QAJQCMAYTUhU6jYhBcilIkA===";
 
 /// A link to a 4x4 board whose top left box holds a 1 and a 2 by a
 /// quadruple (made by the compressor).
@@ -265,6 +265,55 @@ fn nabner_lines_keep_their_cells_two_apart() -> Result<(), Box<dyn std::error::E
     Ok(())
 }
 
+/// Row, column and box indexers (Rangsk's f-puzzles constraints): a 4x4
+/// board's solutions are exactly the classic grids that keep each
+/// indexer's definition, checked here from the definitions themselves.
+#[test]
+fn indexers_point_at_the_cells_their_digits_name() -> Result<(), Box<dyn std::error::Error>> {
+    let json = format!(
+        r#"{{"size": 4, "grid": {}, "columnindexer": [{{"cells": ["R1C1"]}}], "rowindexer": [{{"cells": ["R2C3"]}}], "boxindexer": [{{"cells": ["R4C4"]}}]}}"#,
+        grid_of(&".".repeat(16), 4)
+    );
+    let board: Board = json.parse()?;
+    let keeps = |grid: &Board| {
+        let at = |row: usize, column: usize| usize::from(grid.get(row * 4 + column).unwrap());
+        // Column indexer at R1C1 holding v: R1Cv holds 1.
+        let column = at(0, at(0, 0) - 1) == 1;
+        // Row indexer at R2C3 holding v: RvC3 holds 2.
+        let row = at(at(1, 2) - 1, 2) == 2;
+        // Box indexer at R4C4, place 4 of its box, holding v: place v of
+        // the box holds 4.
+        let place = at(3, 3) - 1;
+        let boxed = at(2 + place / 2, 2 + place % 2) == 4;
+        column && row && boxed
+    };
+    let classic: Board = ".".repeat(16).parse()?;
+    let mut expected: Vec<String> = classic.solutions().filter(keeps).map(|grid| grid.as_str().to_owned()).collect();
+    assert!(!expected.is_empty() && expected.len() < 288, "{}", expected.len());
+    let mut found: Vec<String> = board.solutions().map(|grid| grid.as_str().to_owned()).collect();
+    expected.sort_unstable();
+    found.sort_unstable();
+    assert_eq!(found, expected);
+    // Each indexer is a relation with each cell it may point at.
+    let column_indexer: Vec<_> = board.rules().relations().filter(|&(first, _, _)| first == 0).collect();
+    assert_eq!(
+        column_indexer,
+        [(0, Relation::Index(2, 1), 1), (0, Relation::Index(3, 1), 2), (0, Relation::Index(4, 1), 3)]
+    );
+    // f-puzzles itself has no indexers to write them back as.
+    let err = lazydoku::format::f_puzzles_link(&board).unwrap_err().to_string();
+    assert!(err.contains("the first is 2 exactly when the second is 1"), "{err}");
+    // A box indexer needs boxes: a side of 5 has none (its regions here
+    // are its rows).
+    let rows: Vec<String> =
+        (0..5).map(|r| format!("[{}]", vec![format!(r#"{{"region":{r}}}"#); 5].join(","))).collect();
+    let no_boxes = format!(r#"{{"size":5,"grid":[{}],"boxindexer":[{{"cells":["R1C1"]}}]}}"#, rows.join(","));
+    assert!(reason(&no_boxes).contains("box indexers are read on boards of boxes only"), "{}", reason(&no_boxes));
+    let column = no_boxes.replace("boxindexer", "columnindexer");
+    assert_eq!(column.parse::<Board>()?.rules().relations().count(), 4);
+    Ok(())
+}
+
 #[test]
 fn both_diagonals_and_the_named_rules() -> Result<(), Box<dyn std::error::Error>> {
     let empty = grid_of(&".".repeat(81), 9);
@@ -438,9 +487,9 @@ fn reason(text: &str) -> String {
 #[test]
 fn what_cannot_be_read_says_what_and_where() {
     let empty = grid_of(&".".repeat(16), 4);
-    assert!(reason(INDEXER_LINK).contains("\"columnindexer\" is not read"), "{}", reason(INDEXER_LINK));
-    let indexer = format!("{{\"size\":4,\n\"grid\":{empty},\n\"rowindexer\":[{{\"cells\":[\"R1C1\"]}}]}}");
-    assert_eq!(reason(&indexer), "line 3, column 1: the f-puzzles constraint \"rowindexer\" is not read here");
+    assert!(reason(UNREAD_LINK).contains("\"lockout\" is not read"), "{}", reason(UNREAD_LINK));
+    let unread = format!("{{\"size\":4,\n\"grid\":{empty},\n\"lockout\":[{{\"lines\":[[\"R1C1\"]]}}]}}");
+    assert_eq!(reason(&unread), "line 3, column 1: the f-puzzles constraint \"lockout\" is not read here");
     let quadruple =
         format!(r#"{{"size":4,"grid":{empty},"quadruple":[{{"cells":["R1C1","R1C2"],"values":[1,2,3]}}]}}"#);
     assert!(reason(&quadruple).contains("a quadruple has 2 cells and 3 digits"), "{}", reason(&quadruple));
@@ -505,16 +554,16 @@ fn the_command_line_reads_files_and_links() {
     // A link as an argument and on stdin: the solution as a line.
     let out = common::run(&["solve", "-q", TWO_CAGES_LINK], "");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{}\n", expected.as_str()));
-    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{INDEXER_LINK}\n"));
+    let out = common::run(&["count", "-q", "--limit", "1000"], format!("{TWO_CAGES_LINK}\n{UNREAD_LINK}\n"));
     let count = TWO_CAGES.parse::<Board>().unwrap().count_solutions(usize::MAX);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!(
-            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"columnindexer\" is not read here\n"
+            "{count}\ninvalid: the f-puzzles link's puzzle, line 1, column 76 of its JSON: the f-puzzles constraint \"lockout\" is not read here\n"
         )
     );
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(common::run(&["solve", "-q", INDEXER_LINK], "").stderr).unwrap();
+    let err = String::from_utf8(common::run(&["solve", "-q", UNREAD_LINK], "").stderr).unwrap();
     assert!(err.contains("argument:1:1: the f-puzzles link's puzzle") && !err.contains("no such file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -16,7 +16,8 @@ fn digits(grid: &str) -> Vec<usize> {
 /// picks: kinds 0 to 4 and 10 are read off the grid's digits there, so
 /// that the grid keeps them; kinds 5 to 9 and 17 are fixed relations that
 /// it may break; kinds 11 to 13 are negated ones the grid keeps, 14 to 16
-/// fixed ones.
+/// fixed ones; 18 is an indexing cell's relation the grid keeps, 19 a
+/// fixed one.
 /// `None` where the grid's digits give no relation of that kind.
 fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Option<(usize, Relation, usize)> {
     let (x, y) = (grid[a], grid[b]);
@@ -43,6 +44,8 @@ fn relation_of(grid: &[usize], side: usize, a: usize, b: usize, kind: u8) -> Opt
         14 => Some((a, Relation::NotDifference(1), b)),
         15 => Some((a, Relation::NotRatio(2), b)),
         16 => Some((a, Relation::NotSum(side + 1), b)),
+        18 => Some((a, Relation::Index(x, y), b)),
+        19 => Some((a, Relation::Index(1, side), b)),
         _ => None,
     }
 }
@@ -74,7 +77,7 @@ proptest! {
         seed in 1..u64::MAX,
         six in any::<bool>(),
         keep in prop::collection::vec(prop::bool::weighted(0.25), 36),
-        picks in prop::collection::vec((0..36usize, 0..36usize, 0..18u8), 0..10),
+        picks in prop::collection::vec((0..36usize, 0..36usize, 0..20u8), 0..10),
         thermometer in prop::option::of((0..36usize, prop::collection::vec(0..8usize, 1..6))),
     ) {
         let (br, bc) = if six { (2, 3) } else { (2, 2) };
@@ -287,7 +290,7 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,
-            "-:1:46: unknown relation \"more\"; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio or not-sum",
+            "-:1:46: unknown relation \"more\"; use less, less-or-equal, difference, ratio, sum, apart, not-difference, not-ratio, not-sum or index",
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 16], "relation": "less"}]}"#,
@@ -301,6 +304,14 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
             r#"{"puzzle": "12..............", "thermometers": [[1, 0]]}"#,
             "-:1:14: 2 at row 1, column 2: it must be smaller than the 1 at row 1, column 1",
         ),
+        (
+            r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "index", "value": 2}]}"#,
+            "-:1:46: the relation \"index\" needs a \"value\" of two digits, such as [3, 1]",
+        ),
+        (
+            r#"{"puzzle": "................", "relations": [{"cells": [0, 1], "relation": "sum", "value": [2, 1]}]}"#,
+            "-:1:46: the relation \"sum\" takes one number as its \"value\"",
+        ),
     ];
     for (text, said) in cases {
         let out = common::run(&["solve"], text);
@@ -308,6 +319,39 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         assert!(stderr.lines().any(|line| line == format!("lazydoku: {said}")), "{text}: {stderr}");
         assert!(String::from_utf8_lossy(&out.stdout).starts_with("invalid: "), "{text}");
     }
+}
+
+/// `index` relations (indexing cells) in a JSON object: read, kept by the
+/// solutions, and written back with their two digits.
+#[test]
+fn index_relations_read_and_write_their_two_digits() {
+    // r1c1 holds 2 exactly when r1c2 holds 1; r1c1 holds 3 exactly when
+    // r1c3 holds 1; r1c1 holds 4 exactly when r1c4 holds 1: a column
+    // indexer of the first row.
+    let relations = r#""relations":[{"cells":[0,1],"relation":"index","value":[2,1]},{"cells":[0,2],"relation":"index","value":[3,1]},{"cells":[0,3],"relation":"index","value":[4,1]}]"#;
+    let puzzle = format!(r#"{{"puzzle":"................",{relations}}}"#);
+    let board: Board = puzzle.parse().unwrap();
+    let expected = Rules::new(Shape::new(2, 2))
+        .with_relations([(0, Relation::Index(2, 1), 1), (0, Relation::Index(3, 1), 2), (0, Relation::Index(4, 1), 3)])
+        .unwrap();
+    assert_eq!(board.rules(), expected);
+    let mut count = 0;
+    for grid in board.solutions() {
+        let first = usize::from(grid.get(0).unwrap());
+        assert_eq!(grid.get(first - 1), Some(1), "{grid}");
+        count += 1;
+    }
+    // Of the 288 grids, those whose first cell names the column of the
+    // first row's 1: the 72 that start with 1, and a third of the 216 that
+    // do not.
+    assert_eq!(count, 144);
+    let out = common::run(&["solve", "-q", "--format", "json"], &puzzle);
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(json.contains(relations), "{json}");
+    // The answer's solution read back as a puzzle keeps the rules.
+    let back: Board = json.trim().replace("\"solution\"", "\"puzzle\"").parse().unwrap();
+    assert_eq!(back.rules(), expected);
+    assert!(back.is_complete());
 }
 
 #[test]

@@ -944,10 +944,14 @@ pub fn parity_json(map: &str) -> String {
 
 /// Relations between cells as a JSON array of
 /// `{"cells":[a,b],"relation":NAME}`, with a `value` where the relation
-/// carries one.
+/// carries one (two digits for `index`).
 fn relations_json(relations: &[(usize, Relation, usize)]) -> String {
     let objects = relations.iter().map(|&(first, relation, second)| {
-        let value = relation.value().map(|k| format!(",\"value\":{k}")).unwrap_or_default();
+        let value = match (relation.value(), relation.digits()) {
+            (Some(k), _) => format!(",\"value\":{k}"),
+            (None, Some((v, d))) => format!(",\"value\":[{v},{d}]"),
+            (None, None) => String::new(),
+        };
         format!("{{\"cells\":[{first},{second}],\"relation\":\"{}\"{value}}}", relation.name())
     });
     format!("[{}]", objects.format(","))
