@@ -648,23 +648,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                     return Err(error(&r, *key_at, "box indexers are read on boards of boxes only"));
                 }
                 for cell in items(&mut r, &grid)?.into_iter().flat_map(|item| item.cells.unwrap_or_default()) {
-                    let (row, column) = (cell / side, cell % side);
-                    for v in 1..=side {
-                        let (digit, pointed) = match (key.as_str(), boxes) {
-                            ("rowindexer", _) => (row + 1, (v - 1) * side + column),
-                            ("boxindexer", Some(shape)) => {
-                                let corner = cell - row % shape.box_rows() * side - column % shape.box_cols();
-                                let place = v - 1;
-                                let target = corner + place / shape.box_cols() * side + place % shape.box_cols();
-                                (place_in_box(shape, cell) + 1, target)
-                            }
-                            // A column indexer (a box indexer has boxes, checked above).
-                            _ => (column + 1, row * side + v - 1),
-                        };
-                        if pointed != cell {
-                            indexes.push((cell, v, digit, pointed));
-                        }
-                    }
+                    indexes.extend(indexer_relations(key, cell, side, boxes));
                 }
             }
             "nabner" => {
@@ -1153,6 +1137,38 @@ fn same_partition(labels: &[usize], part: impl Fn(usize) -> usize) -> bool {
     })
 }
 
+/// The f-puzzles members of indexing cells (Rangsk's constraints).
+const INDEXERS: [&str; 3] = ["rowindexer", "columnindexer", "boxindexer"];
+
+/// The relations of an indexing cell of kind `key` (one of [`INDEXERS`])
+/// at `cell`, as `(cell, v, digit, pointed)`: the cell holds `v` exactly
+/// when the cell `pointed` at holds `digit`. A row indexer at row r,
+/// column c holding v puts r in row v of its column; a column indexer puts
+/// c in column v of its row; a box indexer (on `boxes` only) at place i of
+/// its box puts i at place v (rows, columns and places from 1). Nothing
+/// for a box indexer without boxes.
+fn indexer_relations(
+    key: &str,
+    cell: usize,
+    side: usize,
+    boxes: Option<Shape>,
+) -> impl Iterator<Item = (usize, usize, usize, usize)> + use<'_> {
+    let (row, column) = (cell / side, cell % side);
+    let pointing = move |v: usize| match (key, boxes) {
+        ("rowindexer", _) => Some((row + 1, (v - 1) * side + column)),
+        ("columnindexer", _) => Some((column + 1, row * side + v - 1)),
+        (_, Some(shape)) => {
+            let corner = cell - row % shape.box_rows() * side - column % shape.box_cols();
+            let place = v - 1;
+            Some((place_in_box(shape, cell) + 1, corner + place / shape.box_cols() * side + place % shape.box_cols()))
+        }
+        (_, None) => None,
+    };
+    (1..=side)
+        .filter_map(move |v| pointing(v).map(|(digit, pointed)| (cell, v, digit, pointed)))
+        .filter(move |&(_, _, _, pointed)| pointed != cell)
+}
+
 /// The place of `cell` within its box, numbered row by row.
 fn place_in_box(shape: Shape, cell: usize) -> usize {
     let side = shape.side();
@@ -1207,7 +1223,8 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         .map(|(sum, cells)| format!("{{\"cells\":[{}],\"value\":\"{sum}\"}}", names(&cells)))
         .chain(groups.iter().map(|cells| format!("{{\"cells\":[{}]}}", names(cells))))
         .collect();
-    let ([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative) = marks(board)?;
+    let ([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative, indexers) =
+        marks(board)?;
     let line_members = sum_items(board)?;
     if !negative.is_empty() {
         let names: Vec<String> = negative.iter().map(|mark| format!("\"{mark}\"")).collect();
@@ -1240,8 +1257,9 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("whispers", whispers),
         ("slowthermometer", slow_thermometers),
     ];
+    let indexers = INDEXERS.into_iter().zip(indexers);
     let parity = [("odd", odd), ("even", even)];
-    for (member, items) in marks.into_iter().chain(line_members).chain(parity) {
+    for (member, items) in marks.into_iter().chain(indexers).chain(line_members).chain(parity) {
         if !items.is_empty() {
             let _ = write!(out, ",\"{member}\":[{}]", items.join(","));
         }
@@ -1300,15 +1318,39 @@ fn grid_json(board: &Board) -> String {
     format!("[{}]", grid.join(","))
 }
 
+/// The marks of [`marks`], the negated marks given in full, and the
+/// indexing cells of each of [`INDEXERS`].
+type Marks = ([Vec<String>; 7], Vec<&'static str>, [Vec<String>; 3]);
+
 /// `board`'s relations as f-puzzles' thermometers (a step each), difference
 /// and ratio dots, X and V marks, clones (equal pairs), whispers lines (a
-/// pair each, cells some number apart) and slow thermometers (a step
-/// each); an error for any other.
-fn marks(board: &Board) -> Result<([Vec<String>; 7], Vec<&'static str>), String> {
+/// pair each, cells some number apart), slow thermometers (a step each)
+/// and indexing cells (each with all its relations); an error for any
+/// other.
+fn marks(board: &Board) -> Result<Marks, String> {
     let side = board.shape().side();
     let names = |cells: &[usize]| {
         cells.iter().map(|&c| format!("\"R{}C{}\"", c / side + 1, c % side + 1)).collect::<Vec<_>>().join(",")
     };
+    // Indexing cells: the index relations that make up a whole indexer.
+    let indexed: HashSet<(usize, Relation, usize)> =
+        board.rules().relations().filter(|(_, relation, _)| relation.digits().is_some()).collect();
+    let mut indexers: [Vec<String>; 3] = Default::default();
+    let mut covered = HashSet::new();
+    if !indexed.is_empty() {
+        let boxes = board.rules().regions().any(|(kind, _)| kind == Region::Box).then(|| board.shape());
+        for cell in 0..side * side {
+            for (key, cells) in INDEXERS.into_iter().zip(&mut indexers) {
+                let relations: Vec<(usize, Relation, usize)> = indexer_relations(key, cell, side, boxes)
+                    .map(|(cell, v, digit, pointed)| (cell, Relation::Index(v, digit), pointed))
+                    .collect();
+                if !relations.is_empty() && relations.iter().all(|relation| indexed.contains(relation)) {
+                    cells.push(format!("{{\"cells\":[{}]}}", names(&[cell])));
+                    covered.extend(relations);
+                }
+            }
+        }
+    }
     let (mut thermometers, mut differences, mut ratios, mut xv) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut clones, mut whispers, mut slow_thermometers) = (Vec::new(), Vec::new(), Vec::new());
     // Pairs with each mark, and pairs with each negated relation, by the
@@ -1316,6 +1358,9 @@ fn marks(board: &Board) -> Result<([Vec<String>; 7], Vec<&'static str>), String>
     let mut marked: HashMap<&str, HashSet<(usize, usize)>> = HashMap::new();
     let mut negated: HashMap<Negation, HashSet<(usize, usize)>> = HashMap::new();
     for (first, relation, second) in board.rules().relations() {
+        if covered.contains(&(first, relation, second)) {
+            continue;
+        }
         let pair = names(&[first, second]);
         let key = (first.min(second), first.max(second));
         let mark = match relation {
@@ -1384,7 +1429,7 @@ fn marks(board: &Board) -> Result<([Vec<String>; 7], Vec<&'static str>), String>
         }
         negative.push(mark);
     }
-    Ok(([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative))
+    Ok(([thermometers, differences, ratios, xv, clones, whispers, slow_thermometers], negative, indexers))
 }
 
 /// `board`'s rules along lines as f-puzzles' members, each named, in the

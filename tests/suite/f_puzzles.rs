@@ -300,8 +300,12 @@ fn indexers_point_at_the_cells_their_digits_name() -> Result<(), Box<dyn std::er
         column_indexer,
         [(0, Relation::Index(2, 1), 1), (0, Relation::Index(3, 1), 2), (0, Relation::Index(4, 1), 3)]
     );
-    // f-puzzles itself has no indexers to write them back as.
-    let err = lazydoku::format::f_puzzles_link(&board).unwrap_err().to_string();
+    // Written back as the same indexers.
+    let link = lazydoku::format::f_puzzles_link(&board)?;
+    assert_eq!(link.parse::<Board>()?.rules(), board.rules());
+    // An index relation that is not a whole indexer has no f-puzzles mark.
+    let lone = Rules::new(Shape::new(2, 2)).with_relation(0, Relation::Index(2, 1), 1)?;
+    let err = lazydoku::format::f_puzzles_link(&Board::empty_with(&lone)).unwrap_err().to_string();
     assert!(err.contains("the first is 2 exactly when the second is 1"), "{err}");
     // A box indexer needs boxes: a side of 5 has none (its regions here
     // are its rows).
