@@ -237,12 +237,7 @@ impl<'a> Reader<'a> {
             }
             "cells" if cage.cells.is_some() => Err(r.error(at, "a cage has two lists of cells")),
             "cells" => {
-                let mut cells = Vec::new();
-                r.array(|r| {
-                    cells.push(r.number()?);
-                    Ok(())
-                })?;
-                cage.cells = Some(cells);
+                cage.cells = Some(r.numbers()?);
                 Ok(())
             }
             _ => r.skip_value(0),
@@ -608,12 +603,17 @@ impl Reader<'_> {
     fn cells(&mut self) -> Result<(Vec<usize>, (usize, usize)), RulesError> {
         self.skip_space();
         let place = self.place(self.pos);
-        let mut cells = Vec::new();
+        Ok((self.numbers()?, place))
+    }
+
+    /// An array of numbers.
+    fn numbers(&mut self) -> Result<Vec<usize>, RulesError> {
+        let mut numbers = Vec::new();
         self.array(|r| {
-            cells.push(r.number()?);
+            numbers.push(r.number()?);
             Ok(())
         })?;
-        Ok((cells, place))
+        Ok(numbers)
     }
 
     /// A relation between two cells: `{"cells": [first, second],
@@ -629,12 +629,7 @@ impl Reader<'_> {
             match key {
                 "cells" if cells.is_some() => twice(r),
                 "cells" => {
-                    let mut list = Vec::new();
-                    r.array(|r| {
-                        list.push(r.number()?);
-                        Ok(())
-                    })?;
-                    cells = Some(list);
+                    cells = Some(r.numbers()?);
                     Ok(())
                 }
                 "relation" if name.is_some() => twice(r),
@@ -644,12 +639,7 @@ impl Reader<'_> {
                 }
                 "value" if value.is_some() || digits.is_some() => twice(r),
                 "value" if r.peek() == Some('[') => {
-                    let mut list = Vec::new();
-                    r.array(|r| {
-                        list.push(r.number()?);
-                        Ok(())
-                    })?;
-                    digits = Some(list);
+                    digits = Some(r.numbers()?);
                     Ok(())
                 }
                 "value" => {
