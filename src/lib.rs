@@ -85,7 +85,8 @@ mod sat;
 pub mod search;
 
 pub use board::{
-    Board, Candidates, Children, ClassLine, Conflict, Region, Relation, Rules, RulesError, Shape, Solutions, SumKind,
+    Board, Candidates, Children, ClassLine, Conflict, Indexer, Region, Relation, Rules, RulesError, Shape, Solutions,
+    SumKind,
 };
 pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;

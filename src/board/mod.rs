@@ -32,7 +32,7 @@ pub(crate) use clauses::Clauses;
 pub use conflict::{Conflict, SumKind};
 pub(crate) use conflict::{OnlyAllowed, SameClassLine, SumMismatch};
 pub(crate) use relation::Broken;
-pub use relation::Relation;
+pub use relation::{Indexer, Relation};
 use rules::SharedGeometry;
 pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use super::Shape;
+
 /// How the digits of two cells must relate: the rule behind a
 /// thermometer, an inequality sign, a Kropki dot or an XV mark. Given to
 /// [`Rules::with_relation`](crate::Rules::with_relation) with its two
@@ -284,6 +286,45 @@ fn bits_of(partners: [Option<usize>; 2]) -> u32 {
 /// The digits `k` times a digit, and the digit `k` times which it is.
 fn multiples(k: usize) -> impl Fn(usize) -> [Option<usize>; 2] {
     move |d| [d.checked_mul(k), (d.checked_rem(k) == Some(0)).then(|| d / k)]
+}
+
+/// What an indexing cell's digit points at: a cell of its row, its column
+/// or its box ([`Rules::with_indexer`](crate::Rules::with_indexer)), and
+/// what that cell then holds. Rows, columns, digits and places in a box
+/// (numbered row by row) count from 1 here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Indexer {
+    /// At row `r` of its column, holding `v`: row `v` of the column holds `r`.
+    Row,
+    /// At column `c` of its row, holding `v`: column `v` of the row holds
+    /// `c`. A 159 puzzle has these in columns 1, 5 and 9 of every row.
+    Column,
+    /// At place `i` of its box, holding `v`: place `v` of the box holds `i`.
+    Box,
+}
+
+impl Indexer {
+    /// The relations of an indexer of this kind at `cell` of a board of
+    /// `shape`: [`Relation::Index`] with each cell it may point at but
+    /// itself.
+    pub(crate) fn relations(self, shape: Shape, cell: usize) -> impl Iterator<Item = (usize, Relation, usize)> {
+        let (side, box_rows, box_cols) = (shape.side(), shape.box_rows(), shape.box_cols());
+        let (row, column) = (cell / side, cell % side);
+        let corner = cell - row % box_rows * side - column % box_cols;
+        (1..=side)
+            .map(move |v| {
+                let (digit, pointed) = match self {
+                    Indexer::Row => (row + 1, (v - 1) * side + column),
+                    Indexer::Column => (column + 1, row * side + v - 1),
+                    Indexer::Box => (
+                        row % box_rows * box_cols + column % box_cols + 1,
+                        corner + (v - 1) / box_cols * side + (v - 1) % box_cols,
+                    ),
+                };
+                (cell, Relation::Index(v, digit), pointed)
+            })
+            .filter(move |&(_, _, pointed)| pointed != cell)
+    }
 }
 
 impl fmt::Display for Relation {

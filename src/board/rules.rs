@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
 use super::sum::{ClassLine, EqualSumKind, LineRule, classes_of};
-use super::{Candidates, Region, Relation, Shape};
+use super::{Candidates, Indexer, Region, Relation, Shape};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
 /// built once for the whole program, or one that a user's rules made.
@@ -683,6 +683,41 @@ impl Rules {
             return Ok(self);
         }
         Ok(Rules::sharing(self.geometry.with_relations(all)))
+    }
+
+    /// These rules with an indexing cell at `cell`: its digit names a cell
+    /// of its row, column or box, which holds the indexer's own column,
+    /// row or place there ([`Indexer`]). Kept as [`Relation::Index`] with
+    /// each cell it may point at.
+    ///
+    /// # Errors
+    ///
+    /// [`RulesError::CellOutOfRange`], and [`RulesError::IndexerWithoutBoxes`]
+    /// for a box indexer on rules without boxes (a jigsaw map, a Latin
+    /// square).
+    ///
+    /// ```
+    /// use lazydoku::{Board, Indexer, Rules, Shape};
+    ///
+    /// // 159: the cells of columns 1, 5 and 9 name where 1, 5 and 9 go in
+    /// // their row.
+    /// let indexers = (0..9).flat_map(|row| [0, 4, 8].map(|column| 9 * row + column));
+    /// let rules = indexers.fold(Ok(Rules::new(Shape::NINE)), |rules, cell| rules?.with_indexer(Indexer::Column, cell))?;
+    /// let grid = Board::empty_with(&rules).solve().expect("159 grids exist");
+    /// let digit = |row: usize, column: usize| usize::from(grid.get(9 * row + column).unwrap());
+    /// assert!((0..9).all(|row| [0, 4, 8].iter().all(|&c| digit(row, digit(row, c) - 1) == c + 1)));
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn with_indexer(self, indexer: Indexer, cell: usize) -> Result<Rules, RulesError> {
+        let cells = self.geometry.cells;
+        if cell >= cells {
+            return Err(RulesError::CellOutOfRange { cell, cells });
+        }
+        if indexer == Indexer::Box && !self.geometry.has_boxes() {
+            return Err(RulesError::IndexerWithoutBoxes { cell });
+        }
+        let shape = self.shape();
+        self.with_relations(indexer.relations(shape, cell))
     }
 
     /// These rules with a thermometer: its digits rise from the bulb,
@@ -1917,6 +1952,11 @@ pub enum RulesError {
         /// The board's side.
         side: usize,
     },
+    /// A box indexer ([`Rules::with_indexer`]) on rules without boxes.
+    IndexerWithoutBoxes {
+        /// The indexer's cell.
+        cell: usize,
+    },
     /// A quadruple ([`Rules::with_quadruple`]) with no cell, no digit, or
     /// more digits than cells.
     QuadrupleSize {
@@ -2058,6 +2098,9 @@ impl fmt::Display for RulesError {
                 "no X-sum adds up to {sum}: its first digits add up to 1 to {} on digits 1 to {side}",
                 side * (side + 1) / 2
             ),
+            RulesError::IndexerWithoutBoxes { cell } => {
+                write!(f, "cell {cell} is a box indexer, and these rules have no boxes (a jigsaw map, or none)")
+            }
             RulesError::QuadrupleSize { cells, digits } => write!(
                 f,
                 "a quadruple has {cells} cells and {digits} digits; it needs a cell and a digit, and no more digits than cells"

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
 use super::cages_json::{Reader, placed};
-use crate::board::{Board, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
+use crate::board::{Board, Indexer, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
 
 /// A board whose rules f-puzzles cannot hold: what is missing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -558,9 +558,8 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
     let (mut sums, mut arrows, mut sandwiches, mut between) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut x_sums, mut skyscrapers) = (Vec::new(), Vec::new());
     let mut quadruples: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
-    // Indexing cells' relations: the cell, the digit it holds exactly
-    // when the cell pointed at holds the other digit, and that cell.
-    let mut indexes: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // Indexing cells' relations (`Relation::Index`).
+    let mut index_relations: Vec<(usize, Relation, usize)> = Vec::new();
     let (mut renbans, mut region_sum_lines, mut zipper_lines, mut double_arrows) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut entropic_lines, mut modular_lines) = (Vec::new(), Vec::new());
@@ -638,17 +637,15 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                     }
                 }
             }
-            "rowindexer" | "columnindexer" | "boxindexer" => {
-                // A row indexer at row r, column c holding v puts r in row v
-                // of its column; a column indexer puts c in column v of its
-                // row; a box indexer at place i of its box puts i at place v
-                // (rows, columns and places from 1).
+            k if INDEXERS.iter().any(|&(name, _)| name == k) => {
+                // The guard found it: the default is never taken.
+                let indexer = INDEXERS.iter().find(|&&(name, _)| name == k).map_or(Indexer::Column, |&(_, i)| i);
                 let boxes = shape_with_boxes.filter(|_| !jigsaw);
-                if key == "boxindexer" && boxes.is_none() {
+                if indexer == Indexer::Box && boxes.is_none() {
                     return Err(error(&r, *key_at, "box indexers are read on boards of boxes only"));
                 }
                 for cell in items(&mut r, &grid)?.into_iter().flat_map(|item| item.cells.unwrap_or_default()) {
-                    indexes.extend(indexer_relations(key, cell, side, boxes));
+                    index_relations.extend(indexer.relations(boxes.unwrap_or(shape), cell));
                 }
             }
             "nabner" => {
@@ -842,7 +839,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
             }
         }
     }
-    if !relations.is_empty() || !indexes.is_empty() {
+    if !relations.is_empty() || !index_relations.is_empty() {
         out.push_str(", \"relations\": [");
         for (k, (first, name, value, second)) in relations.iter().enumerate() {
             let sep = if k == 0 { "" } else { ", " };
@@ -851,8 +848,9 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                 if Relation::from_name(name, None).is_some() { String::new() } else { format!(", \"value\": {value}") };
             let _ = write!(out, "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"{name}\"{value}}}");
         }
-        for (k, (first, mine, theirs, second)) in indexes.iter().enumerate() {
+        for (k, (first, relation, second)) in index_relations.iter().enumerate() {
             let sep = if k == 0 && relations.is_empty() { "" } else { ", " };
+            let (mine, theirs) = relation.digits().unwrap_or_default();
             let _ = write!(
                 out,
                 "{sep}{{\"cells\": [{first}, {second}], \"relation\": \"index\", \"value\": [{mine}, {theirs}]}}"
@@ -1138,36 +1136,8 @@ fn same_partition(labels: &[usize], part: impl Fn(usize) -> usize) -> bool {
 }
 
 /// The f-puzzles members of indexing cells (Rangsk's constraints).
-const INDEXERS: [&str; 3] = ["rowindexer", "columnindexer", "boxindexer"];
-
-/// The relations of an indexing cell of kind `key` (one of [`INDEXERS`])
-/// at `cell`, as `(cell, v, digit, pointed)`: the cell holds `v` exactly
-/// when the cell `pointed` at holds `digit`. A row indexer at row r,
-/// column c holding v puts r in row v of its column; a column indexer puts
-/// c in column v of its row; a box indexer (on `boxes` only) at place i of
-/// its box puts i at place v (rows, columns and places from 1). Nothing
-/// for a box indexer without boxes.
-fn indexer_relations(
-    key: &str,
-    cell: usize,
-    side: usize,
-    boxes: Option<Shape>,
-) -> impl Iterator<Item = (usize, usize, usize, usize)> + use<'_> {
-    let (row, column) = (cell / side, cell % side);
-    let pointing = move |v: usize| match (key, boxes) {
-        ("rowindexer", _) => Some((row + 1, (v - 1) * side + column)),
-        ("columnindexer", _) => Some((column + 1, row * side + v - 1)),
-        (_, Some(shape)) => {
-            let corner = cell - row % shape.box_rows() * side - column % shape.box_cols();
-            let place = v - 1;
-            Some((place_in_box(shape, cell) + 1, corner + place / shape.box_cols() * side + place % shape.box_cols()))
-        }
-        (_, None) => None,
-    };
-    (1..=side)
-        .filter_map(move |v| pointing(v).map(|(digit, pointed)| (cell, v, digit, pointed)))
-        .filter(move |&(_, _, _, pointed)| pointed != cell)
-}
+const INDEXERS: [(&str, Indexer); 3] =
+    [("rowindexer", Indexer::Row), ("columnindexer", Indexer::Column), ("boxindexer", Indexer::Box)];
 
 /// The place of `cell` within its box, numbered row by row.
 fn place_in_box(shape: Shape, cell: usize) -> usize {
@@ -1257,7 +1227,7 @@ pub(super) fn write(board: &Board) -> Result<String, String> {
         ("whispers", whispers),
         ("slowthermometer", slow_thermometers),
     ];
-    let indexers = INDEXERS.into_iter().zip(indexers);
+    let indexers = INDEXERS.into_iter().map(|(name, _)| name).zip(indexers);
     let parity = [("odd", odd), ("even", even)];
     for (member, items) in marks.into_iter().chain(indexers).chain(line_members).chain(parity) {
         if !items.is_empty() {
@@ -1338,13 +1308,14 @@ fn marks(board: &Board) -> Result<Marks, String> {
     let mut indexers: [Vec<String>; 3] = Default::default();
     let mut covered = HashSet::new();
     if !indexed.is_empty() {
-        let boxes = board.rules().regions().any(|(kind, _)| kind == Region::Box).then(|| board.shape());
+        let boxes = board.rules().regions().any(|(kind, _)| kind == Region::Box);
         for cell in 0..side * side {
-            for (key, cells) in INDEXERS.into_iter().zip(&mut indexers) {
-                let relations: Vec<(usize, Relation, usize)> = indexer_relations(key, cell, side, boxes)
-                    .map(|(cell, v, digit, pointed)| (cell, Relation::Index(v, digit), pointed))
-                    .collect();
-                if !relations.is_empty() && relations.iter().all(|relation| indexed.contains(relation)) {
+            for ((_, indexer), cells) in INDEXERS.into_iter().zip(&mut indexers) {
+                if indexer == Indexer::Box && !boxes {
+                    continue;
+                }
+                let relations: Vec<(usize, Relation, usize)> = indexer.relations(board.shape(), cell).collect();
+                if relations.iter().all(|relation| indexed.contains(relation)) {
                     cells.push(format!("{{\"cells\":[{}]}}", names(&[cell])));
                     covered.extend(relations);
                 }

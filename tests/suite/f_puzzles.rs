@@ -2,7 +2,7 @@
 //! through the public API, and through the command line.
 
 use lazydoku::format::Parser;
-use lazydoku::{Board, ParseError, Relation, Rules, Shape};
+use lazydoku::{Board, Indexer, ParseError, Relation, Rules, Shape};
 
 use crate::common;
 
@@ -294,7 +294,13 @@ fn indexers_point_at_the_cells_their_digits_name() -> Result<(), Box<dyn std::er
     expected.sort_unstable();
     found.sort_unstable();
     assert_eq!(found, expected);
-    // Each indexer is a relation with each cell it may point at.
+    // The rules built by hand, and each indexer a relation with each cell
+    // it may point at.
+    let by_hand = Rules::new(Shape::new(2, 2))
+        .with_indexer(Indexer::Column, 0)?
+        .with_indexer(Indexer::Row, 6)?
+        .with_indexer(Indexer::Box, 15)?;
+    assert_eq!(board.rules(), by_hand);
     let column_indexer: Vec<_> = board.rules().relations().filter(|&(first, _, _)| first == 0).collect();
     assert_eq!(
         column_indexer,

@@ -2,7 +2,7 @@
 //! dots, XV marks) against a brute-force reference that checks each
 //! relation by its own arithmetic.
 
-use lazydoku::{Board, Conflict, ParseError, Relation, Rules, RulesError, Shape};
+use lazydoku::{Board, Conflict, Indexer, ParseError, Relation, Rules, RulesError, Shape};
 use proptest::prelude::*;
 
 use crate::common;
@@ -352,6 +352,41 @@ fn index_relations_read_and_write_their_two_digits() {
     let back: Board = json.trim().replace("\"solution\"", "\"puzzle\"").parse().unwrap();
     assert_eq!(back.rules(), expected);
     assert!(back.is_complete());
+}
+
+/// Indexers on 6x6 (boxes of 2 rows and 3 columns): a digit placed in
+/// an indexer forces the cell it names, by the definition of each kind.
+#[test]
+fn indexers_force_the_cells_their_digits_name() {
+    // Row 2, column 5 (from 1): place 5 of its box (rows 1-2, columns 4-6).
+    let cell = 6 + 4;
+    for (indexer, named, holds) in [
+        // Row v of column 5 holds 2.
+        (Indexer::Row, (|v: usize| (v - 1) * 6 + 4) as fn(usize) -> usize, 2),
+        // Column v of row 2 holds 5.
+        (Indexer::Column, |v| 6 + v - 1, 5),
+        // Place v of the box holds 5.
+        (Indexer::Box, |v| (v - 1) / 3 * 6 + 3 + (v - 1) % 3, 5),
+    ] {
+        let rules = Rules::new(Shape::new(2, 3)).with_indexer(indexer, cell).unwrap();
+        let empty = Board::empty_with(&rules);
+        for v in 1..=6u8 {
+            let placed = empty.place(cell, v).unwrap().propagated().expect("a digit of an indexer leaves a grid");
+            // Solved by propagation alone.
+            assert_eq!(placed.get(named(usize::from(v))), Some(holds), "{indexer:?} holding {v}");
+            let grid = placed.solve().expect("a grid");
+            assert_eq!(usize::from(grid.get(named(usize::from(v))).unwrap()), usize::from(holds));
+        }
+    }
+    // Off the board, and a box indexer without boxes.
+    let six = Rules::new(Shape::new(2, 3));
+    assert_eq!(six.clone().with_indexer(Indexer::Row, 36), Err(RulesError::CellOutOfRange { cell: 36, cells: 36 }));
+    let latin = Rules::new(Shape::latin(6));
+    assert_eq!(latin.clone().with_indexer(Indexer::Box, 3), Err(RulesError::IndexerWithoutBoxes { cell: 3 }));
+    assert!(latin.with_indexer(Indexer::Column, 3).is_ok());
+    let jigsaw = Rules::new(Shape::new(2, 2)).with_regions("1112132233423444").unwrap();
+    let err = jigsaw.with_indexer(Indexer::Box, 0).unwrap_err();
+    assert_eq!(err.to_string(), "cell 0 is a box indexer, and these rules have no boxes (a jigsaw map, or none)");
 }
 
 #[test]
