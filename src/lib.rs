@@ -86,7 +86,7 @@ pub mod search;
 
 pub use board::{
     Board, Candidates, Children, ClassLine, Conflict, Indexer, Region, Relation, Rules, RulesError, Shape, Solutions,
-    SumKind,
+    SumKind, Turn,
 };
 pub use cover::{ColumnOutOfRange, CoverSolutions, ExactCover};
 pub use format::ParseError;

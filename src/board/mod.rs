@@ -38,6 +38,7 @@ pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};
 pub use solutions::Solutions;
 pub use sum::ClassLine;
+pub use transform::Turn;
 
 /// Every solution of a board, on every core: built by
 /// [`Board::par_solutions`].

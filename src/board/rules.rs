@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::relation::Related;
 use super::shape::{Cage, Geometry};
 use super::sum::{ClassLine, EqualSumKind, LineRule, classes_of};
-use super::{Candidates, Indexer, Region, Relation, Shape};
+use super::{Candidates, Indexer, Region, Relation, Shape, Turn};
 
 /// A geometry shared by every board with the same rules: a classic shape's,
 /// built once for the whole program, or one that a user's rules made.
@@ -1701,6 +1701,46 @@ impl Rules {
     /// jigsaw regions), then the rest in the order they were added.
     pub fn regions(&self) -> impl Iterator<Item = (Region, Vec<usize>)> + '_ {
         self.geometry.unit_list().into_iter()
+    }
+
+    /// These rules rotated or reflected by `turn`, as [`Board::turned`]
+    /// turns a board: every region, cage, group, relation, line and clue
+    /// moves with its cells (a line keeps its direction, a clue the side it
+    /// reads from, turned), and the rows, columns, boxes and diagonals are
+    /// the turned board's own. A turn that swaps rows and columns
+    /// ([`Turn::swaps_axes`]) makes boxes of `r` rows by `c` columns into
+    /// boxes of `c` by `r`.
+    ///
+    /// [`Board::turned`]: crate::Board::turned
+    ///
+    /// ```
+    /// use lazydoku::{Relation, Rules, Shape, Turn};
+    ///
+    /// // A thermometer along the top row of a 6x6 board with 2x3 boxes.
+    /// let rules = Rules::new(Shape::new(2, 3)).with_thermometer(&[0, 1, 2])?;
+    /// let turned = rules.turned(Turn::Clockwise);
+    /// // Down the right column of a board with 3x2 boxes.
+    /// assert_eq!(turned.shape(), Shape::new(3, 2));
+    /// let steps: Vec<_> = turned.relations().collect();
+    /// assert_eq!(steps, [(5, Relation::Less, 11), (11, Relation::Less, 17)]);
+    /// assert_eq!(turned.turned(Turn::Anticlockwise), rules);
+    /// // Windoku's windows lie on themselves under every turn of 9x9.
+    /// let windoku = Rules::new(Shape::NINE).with_windows();
+    /// assert!(Turn::ALL.iter().all(|&turn| windoku.turned(turn) == windoku));
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    #[must_use]
+    pub fn turned(&self, turn: Turn) -> Rules {
+        let shape = self.geometry.shape;
+        let side = shape.side();
+        let shape = if turn.swaps_axes() && self.geometry.has_boxes() {
+            let swapped = Shape::try_new(shape.box_cols(), shape.box_rows()).unwrap_or(shape);
+            if shape.has_diagonals() { swapped.with_diagonals() } else { swapped }
+        } else {
+            shape
+        };
+        let to: Vec<usize> = (0..side * side).map(|cell| turn.cell(side, cell)).collect();
+        Rules::sharing(self.geometry.moved(shape, &to))
     }
 
     /// Whether these are the plain rules of their shape: rows, columns,

@@ -774,6 +774,132 @@ impl Geometry {
             && self.unit_cells == classic.unit_cells
     }
 
+    /// These rules with each cell `c` moved to `to[c]`, on a board of
+    /// `shape`: a rotation or reflection ([`Turn`](crate::Turn)), which
+    /// takes rows and columns to rows and columns, boxes to the boxes of
+    /// `shape`, and the two diagonals to each other. Rows, columns, boxes
+    /// and diagonals are `shape`'s own, in their usual order; every other
+    /// region, cage, group, relation, line and allowed set moves with its
+    /// cells, in the order its own builder keeps, so that moving there and
+    /// back gives equal rules.
+    pub(crate) fn moved(&self, shape: Shape, to: &[usize]) -> Geometry {
+        // Every field is named, so that a rule added to the geometry cannot
+        // be left behind here: the derived ones are built again below.
+        let Geometry {
+            shape: _,
+            side: _,
+            cells: _,
+            full: _,
+            unit_cells: _,
+            kinds: _,
+            peers: _,
+            peer_start: _,
+            memberships: _,
+            membership_start: _,
+            meetings: _,
+            meeting_start: _,
+            widest_meeting: _,
+            cages,
+            distinct,
+            non_consecutive,
+            implied: _,
+            cell_cages: _,
+            cell_cage_start: _,
+            relations,
+            cell_relations: _,
+            cell_relation_start: _,
+            line_rules,
+            linear: _,
+            cell_line_rules: _,
+            cell_line_rule_start: _,
+            allowed,
+        } = self;
+        let cell = |c: u16| to_u16(to[usize::from(c)]);
+        let cells = |list: &[u16]| list.iter().map(|&c| cell(c)).collect::<Vec<u16>>();
+        let units = self.moved_units(shape, to);
+        let side = shape.side();
+        let cages = cages.iter().map(|cage| Cage::of_cells(cells(&cage.cells), cage.sum, side)).collect();
+        let mut distinct: Vec<Vec<u16>> = distinct
+            .iter()
+            .map(|group| {
+                let mut group = cells(group);
+                group.sort_unstable();
+                group
+            })
+            .collect();
+        distinct.sort_unstable();
+        let relations = relations
+            .iter()
+            .map(|related| Related::new(cell(related.cells[0]), related.relation, cell(related.cells[1])))
+            .collect();
+        let line_rules = line_rules.iter().map(|rule| rule.moved(cell)).collect();
+        let mut moved_allowed = allowed.clone();
+        for (c, &mask) in allowed.iter().enumerate() {
+            moved_allowed[to[c]] = mask;
+        }
+        Geometry::from_parts(shape, &units, cages, distinct)
+            .non_consecutive(*non_consecutive)
+            .related(relations)
+            .summed(line_rules)
+            .allowing(moved_allowed)
+    }
+
+    /// The units of [`Geometry::moved`]: rows, columns, boxes and diagonals
+    /// are the new shape's, in their usual order; a jigsaw's regions are
+    /// listed as its region map gives them (each region's cells in reading
+    /// order, the regions by their first cell); windows that the move takes
+    /// onto windows stay as listed, so that a turned windoku keeps
+    /// windoku's rules; other regions move with their cells.
+    fn moved_units(&self, shape: Shape, to: &[usize]) -> Vec<(Region, Vec<usize>)> {
+        let units = self.unit_list();
+        let moved_unit = |unit: &[usize]| unit.iter().map(|&c| to[c]).collect::<Vec<usize>>();
+        let sorted_windows = |moved: bool| {
+            let mut windows: Vec<Vec<usize>> = units
+                .iter()
+                .filter(|(kind, _)| *kind == Region::Window)
+                .map(|(_, unit)| {
+                    let mut cells = if moved { moved_unit(unit) } else { unit.clone() };
+                    cells.sort_unstable();
+                    cells
+                })
+                .collect();
+            windows.sort_unstable();
+            windows
+        };
+        let keep_windows = sorted_windows(true) == sorted_windows(false);
+        let mut jigsaw: Vec<Vec<usize>> = units
+            .iter()
+            .filter(|(kind, _)| *kind == Region::Jigsaw)
+            .map(|(_, unit)| {
+                let mut cells = moved_unit(unit);
+                cells.sort_unstable();
+                cells
+            })
+            .collect();
+        jigsaw.sort_unstable();
+        let mut jigsaw = jigsaw.into_iter();
+        let shape_units = Geometry::classic_units(shape);
+        let of_kind =
+            |kind: Region| shape_units.iter().filter(move |(k, _)| *k == kind).map(|(_, cells)| cells.clone());
+        let (mut rows, mut columns) = (of_kind(Region::Row), of_kind(Region::Column));
+        let (mut boxes, mut diagonals) = (of_kind(Region::Box), of_kind(Region::Diagonal));
+        units
+            .iter()
+            .map(|(kind, unit)| {
+                let listed = match kind {
+                    Region::Row => rows.next(),
+                    Region::Column => columns.next(),
+                    Region::Box => boxes.next(),
+                    Region::Diagonal => diagonals.next(),
+                    Region::Jigsaw => jigsaw.next(),
+                    Region::Window if keep_windows => Some(unit.clone()),
+                    Region::Window | Region::Extra | Region::Cage | Region::Distinct => None,
+                };
+                (*kind, listed.unwrap_or_else(|| moved_unit(unit)))
+            })
+            .collect()
+    }
+
     /// The rows, columns and boxes of `shape`, and its diagonals if it has them.
     pub(crate) fn classic_units(shape: Shape) -> Vec<(Region, Vec<usize>)> {
         let side = shape.side();

@@ -231,6 +231,36 @@ pub(crate) struct Linear {
 }
 
 impl LineRule {
+    /// The same rule with each cell `c` at `cell(c)`, its cells along the
+    /// line in the same order (a quadruple's sorted again). A region sum
+    /// line's segments are cut again by the geometry that takes it.
+    pub(crate) fn moved(&self, cell: impl Fn(u16) -> u16) -> LineRule {
+        let cells = |list: &[u16]| list.iter().map(|&c| cell(c)).collect::<Vec<u16>>();
+        match self {
+            LineRule::Total { total, cells: list } => LineRule::Total { total: *total, cells: cells(list) },
+            LineRule::Arrow { circle, shaft } => LineRule::Arrow { circle: cells(circle), shaft: cells(shaft) },
+            LineRule::Sandwich { sum, cells: list } => LineRule::Sandwich { sum: *sum, cells: cells(list) },
+            LineRule::XSum { sum, cells: list } => LineRule::XSum { sum: *sum, cells: cells(list) },
+            LineRule::Skyscraper { seen, cells: list } => LineRule::Skyscraper { seen: *seen, cells: cells(list) },
+            LineRule::Between { line } => LineRule::Between { line: cells(line) },
+            LineRule::Quadruple { cells: list, digits } => {
+                let mut moved = cells(list);
+                moved.sort_unstable();
+                LineRule::Quadruple { cells: moved, digits: digits.clone() }
+            }
+            LineRule::Renban { line } => LineRule::Renban { line: cells(line) },
+            LineRule::EqualSums { kind, line, groups, cells: list } => LineRule::EqualSums {
+                kind: *kind,
+                line: cells(line),
+                groups: groups.iter().map(|group| cells(group)).collect(),
+                cells: cells(list),
+            },
+            LineRule::Classes { kind, line, classes } => {
+                LineRule::Classes { kind: *kind, line: cells(line), classes: *classes }
+            }
+        }
+    }
+
     /// Every cell of the rule, the circle's first.
     pub(crate) fn cells(&self) -> impl Iterator<Item = u16> + Clone + '_ {
         match self {

@@ -6,11 +6,121 @@
 //! boxes), the rows within each band, the stacks (columns of boxes) and the
 //! columns within each stack; transposing, when the boxes are square; and
 //! relabelling the digits. On 9x9 that is 3,359,232 grid symmetries times
-//! 9! relabellings.
+//! 9! relabellings. Rules of every other kind keep their meaning under the
+//! rotations and reflections of the board ([`Turn`]), which move the rules
+//! with the cells.
 
 use super::general::bits;
-use super::{Board, MAX_SIDE, digit_of_symbol};
+use super::{Board, MAX_SIDE, Region, Rules, digit_of_symbol};
 use crate::random::SplitMix64;
+
+/// A rotation or a reflection of the board: the seven ways, besides
+/// leaving it be, to lay a square grid onto itself. [`Board::turned`] and
+/// [`Rules::turned`] move the cells and every rule with them, so a turned
+/// puzzle has the same solutions, turned.
+///
+/// Four of them ([`Turn::swaps_axes`]) take rows to columns: they turn a
+/// board of boxes `r` rows by `c` columns into one of boxes `c` by `r`.
+///
+/// ```
+/// use lazydoku::Turn;
+///
+/// // On a 4x4 board, cell 1 (row 0, column 1) after a quarter turn clockwise
+/// // is at row 1, column 3.
+/// assert_eq!(Turn::Clockwise.cell(4, 1), 7);
+/// for turn in Turn::ALL {
+///     assert_eq!(turn.inverse().cell(4, turn.cell(4, 1)), 1);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// A quarter turn clockwise: the top row becomes the right column.
+    Clockwise,
+    /// A half turn: the top row becomes the bottom row, read backwards.
+    Half,
+    /// A quarter turn anticlockwise: the top row becomes the left column.
+    Anticlockwise,
+    /// Turned over top to bottom: the top row becomes the bottom row.
+    TopToBottom,
+    /// Turned over left to right: the left column becomes the right column.
+    LeftToRight,
+    /// Turned over along the diagonal from the top left corner: rows
+    /// become columns (the transpose).
+    MainDiagonal,
+    /// Turned over along the diagonal from the top right corner.
+    AntiDiagonal,
+}
+
+impl Turn {
+    /// Every turn, in the order of the variants.
+    pub const ALL: [Turn; 7] = [
+        Turn::Clockwise,
+        Turn::Half,
+        Turn::Anticlockwise,
+        Turn::TopToBottom,
+        Turn::LeftToRight,
+        Turn::MainDiagonal,
+        Turn::AntiDiagonal,
+    ];
+
+    /// Where `cell` (numbered row by row from 0) of a board of `side` goes.
+    /// Any number past the board's cells is taken as its place on a board
+    /// of that side read row by row, so give one below `side * side`.
+    #[must_use]
+    pub const fn cell(self, side: usize, cell: usize) -> usize {
+        let (row, column) = (cell / side, cell % side);
+        let last = side - 1;
+        let (row, column) = match self {
+            Turn::Clockwise => (column, last - row),
+            Turn::Half => (last - row, last - column),
+            Turn::Anticlockwise => (last - column, row),
+            Turn::TopToBottom => (last - row, column),
+            Turn::LeftToRight => (row, last - column),
+            Turn::MainDiagonal => (column, row),
+            Turn::AntiDiagonal => (last - column, last - row),
+        };
+        row * side + column
+    }
+
+    /// Whether rows become columns: the quarter turns and the turns over a
+    /// diagonal.
+    #[must_use]
+    pub const fn swaps_axes(self) -> bool {
+        matches!(self, Turn::Clockwise | Turn::Anticlockwise | Turn::MainDiagonal | Turn::AntiDiagonal)
+    }
+
+    /// The turn that undoes this one.
+    #[must_use]
+    pub const fn inverse(self) -> Turn {
+        match self {
+            Turn::Clockwise => Turn::Anticlockwise,
+            Turn::Anticlockwise => Turn::Clockwise,
+            other => other,
+        }
+    }
+}
+
+/// Whether relabelling the digits would change what the rules say: sums,
+/// which digits are consecutive, which is larger, which are allowed.
+fn digits_have_meaning(rules: &Rules) -> bool {
+    rules.cages().next().is_some()
+        || rules.is_non_consecutive()
+        || rules.relations().next().is_some()
+        || rules.sums().next().is_some()
+        || rules.arrows().next().is_some()
+        || rules.sandwiches().next().is_some()
+        || rules.x_sums().next().is_some()
+        || rules.skyscrapers().next().is_some()
+        || rules.between_lines().next().is_some()
+        || rules.quadruples().next().is_some()
+        || rules.renbans().next().is_some()
+        || rules.region_sum_lines().next().is_some()
+        || rules.zipper_lines().next().is_some()
+        || rules.double_arrows().next().is_some()
+        || rules.entropic_lines().next().is_some()
+        || rules.modular_lines().next().is_some()
+        || rules.has_allowed_digits()
+}
 
 /// Row-major digits, 0 for empty, of a board's text.
 fn digits_of(board: &Board) -> Vec<u8> {
@@ -27,18 +137,16 @@ impl Board {
     /// A random board equivalent to this one, from `seed`: the same seed
     /// gives the same board on every machine. It has as many solutions, as
     /// many givens and the same difficulty, for data augmentation or to
-    /// disguise a puzzle.
+    /// disguise a puzzle. Its shape is this board's.
     ///
     /// On classic rules any symmetry of the group above may be applied. On
-    /// other rules without cages (jigsaw, X, windoku, extra regions), only
-    /// the digits are relabelled, as moving cells would move the regions;
-    /// on killer and non-consecutive rules, on relations between cells
-    /// (thermometers, Kropki dots), on sums, arrows, sandwiches, between lines, quadruples, renban
-    /// lines, lines of equal sums and of classes, and on digits
-    /// allowed in some cells only (even and odd cells), where relabelling
-    /// changes sums, which
-    /// digits are consecutive, which is larger and which are allowed, the
-    /// board comes back unchanged.
+    /// every other rules the board is rotated or reflected ([`Turn`]), with
+    /// its rules moved along: regions, windows, cages, relations, lines and
+    /// clues (a board of rectangular boxes only by the four turns that keep
+    /// its shape). The digits are relabelled too where that changes nothing
+    /// the rules say: jigsaw, X, windoku and extra regions, but not sums,
+    /// which digits are consecutive or larger, or which are allowed (killer,
+    /// non-consecutive, relations, lines, even and odd cells).
     ///
     /// ```
     /// use lazydoku::Board;
@@ -54,41 +162,19 @@ impl Board {
     #[must_use]
     pub fn transformed(&self, seed: u64) -> Board {
         let rules = self.rules();
-        if rules.cages().next().is_some()
-            || rules.is_non_consecutive()
-            || rules.relations().next().is_some()
-            || rules.sums().next().is_some()
-            || rules.arrows().next().is_some()
-            || rules.sandwiches().next().is_some()
-            || rules.x_sums().next().is_some()
-            || rules.skyscrapers().next().is_some()
-            || rules.between_lines().next().is_some()
-            || rules.quadruples().next().is_some()
-            || rules.renbans().next().is_some()
-            || rules.region_sum_lines().next().is_some()
-            || rules.zipper_lines().next().is_some()
-            || rules.double_arrows().next().is_some()
-            || rules.entropic_lines().next().is_some()
-            || rules.modular_lines().next().is_some()
-            || rules.has_allowed_digits()
-        {
-            return self.clone();
+        let mut random = SplitMix64::new(seed);
+        if !has_classic_symmetries(self) {
+            return self.turned_at_random(&rules, &mut random);
         }
         let side = self.shape().side();
-        let mut random = SplitMix64::new(seed);
         let mut labels: Vec<u8> = (1..=u8::try_from(side).unwrap_or(0)).collect();
         random.shuffle(&mut labels);
         let source = digits_of(self);
-        let (rows, columns, transpose) = if has_classic_symmetries(self) {
-            let shape = self.shape();
-            let rows = grouped_permutation(&mut random, side, shape.box_rows());
-            let columns = grouped_permutation(&mut random, side, shape.box_cols());
-            // A Latin square's rows and columns trade places as square boxes do.
-            let transpose = (shape.box_rows() == shape.box_cols() || !shape.has_boxes()) && random.below(2) == 1;
-            (rows, columns, transpose)
-        } else {
-            ((0..side).collect(), (0..side).collect(), false)
-        };
+        let shape = self.shape();
+        let rows = grouped_permutation(&mut random, side, shape.box_rows());
+        let columns = grouped_permutation(&mut random, side, shape.box_cols());
+        // A Latin square's rows and columns trade places as square boxes do.
+        let transpose = (shape.box_rows() == shape.box_cols() || !shape.has_boxes()) && random.below(2) == 1;
         let mut digits = vec![0u8; side * side];
         for (row, &from_row) in rows.iter().enumerate() {
             for (col, &from_col) in columns.iter().enumerate() {
@@ -100,6 +186,64 @@ impl Board {
             }
         }
         // A symmetry of the rules keeps digits that did not clash apart.
+        Board::empty_with(&rules).with_solution_digits(&digits)
+    }
+
+    /// [`Board::transformed`] on rules other than the classic ones: a turn
+    /// that keeps the shape, or none, and the digits relabelled where the
+    /// rules allow.
+    fn turned_at_random(&self, rules: &Rules, random: &mut SplitMix64) -> Board {
+        let shape = self.shape();
+        let keeps_shape = |turn: &Turn| {
+            !turn.swaps_axes()
+                || shape.box_rows() == shape.box_cols()
+                || !rules.regions().any(|(kind, _)| kind == Region::Box)
+        };
+        let turns: Vec<Turn> = Turn::ALL.into_iter().filter(keeps_shape).collect();
+        // One draw in as many as there are turns, plus one, leaves the board
+        // where it is.
+        let draw = random.below(turns.len() + 1);
+        let turned = turns.get(draw).map_or_else(|| self.clone(), |&turn| self.turned(turn));
+        if digits_have_meaning(rules) {
+            return turned;
+        }
+        let side = shape.side();
+        let mut labels: Vec<u8> = (1..=u8::try_from(side).unwrap_or(0)).collect();
+        random.shuffle(&mut labels);
+        let digits: Vec<u8> = digits_of(&turned)
+            .into_iter()
+            .map(|digit| if digit == 0 { 0 } else { labels[usize::from(digit) - 1] })
+            .collect();
+        Board::empty_with(&turned.rules()).with_solution_digits(&digits)
+    }
+
+    /// This board rotated or reflected by `turn`, with its rules: each
+    /// given moves to [`Turn::cell`], and the rules as
+    /// [`Rules::turned`] moves them. The solutions of the turned board are
+    /// this board's solutions, turned.
+    ///
+    /// ```
+    /// use lazydoku::{Board, Rules, Shape, Turn};
+    ///
+    /// // A 4x4 killer puzzle with a cage along the top row's first two cells.
+    /// let rules = Rules::new(Shape::new(2, 2)).with_cage(3, &[0, 1])?;
+    /// let board = Board::empty_with(&rules).place(0, 1)?;
+    /// let turned = board.turned(Turn::Clockwise);
+    /// // The given and the cage now run down the right column.
+    /// assert_eq!(turned.get(3), Some(1));
+    /// assert_eq!(turned.rules().cages().collect::<Vec<_>>(), [(3, vec![3, 7])]);
+    /// assert_eq!(turned.count_solutions(1000), board.count_solutions(1000));
+    /// assert_eq!(turned.turned(Turn::Anticlockwise), board);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn turned(&self, turn: Turn) -> Board {
+        let rules = self.rules().turned(turn);
+        let side = self.shape().side();
+        let mut digits = vec![0u8; side * side];
+        for (cell, digit) in digits_of(self).into_iter().enumerate() {
+            digits[turn.cell(side, cell)] = digit;
+        }
         Board::empty_with(&rules).with_solution_digits(&digits)
     }
 

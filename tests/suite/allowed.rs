@@ -4,7 +4,7 @@
 use lazydoku::format::Parser;
 use lazydoku::generate::Generator;
 use lazydoku::search::Budget;
-use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape};
+use lazydoku::{Board, Conflict, ParseError, Rules, RulesError, Shape, Turn};
 use proptest::prelude::*;
 
 use crate::common;
@@ -127,10 +127,14 @@ fn errors_say_what_is_wrong() {
 }
 
 #[test]
-fn transforms_keep_the_board_and_explain_starts_from_the_allowed_digits() {
+fn transforms_only_turn_the_board_and_explain_starts_from_the_allowed_digits() {
     let rules = Rules::new(Shape::NINE).with_odd(&[0]).unwrap();
     let board = rules.parse(&format!("1{}", ".".repeat(80))).unwrap();
-    assert_eq!(board.transformed(3), board);
+    // Relabelling would break the rule: the board is turned alone.
+    let other = board.transformed(3);
+    assert!(other == board || Turn::ALL.iter().any(|&turn| board.turned(turn) == other));
+    let corner = other.as_str().find('1').unwrap();
+    assert_eq!(other.rules().allowed_digits(corner).into_iter().collect::<Vec<u8>>(), [1, 3, 5, 7, 9]);
     assert_eq!(board.canonical(), None);
     // Logic starts from the allowed digits: the even cells of a 4x4 board
     // show only 2 and 4 before any step, and every step placed keeps them.

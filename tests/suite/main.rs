@@ -29,3 +29,4 @@ mod search;
 mod search_contract;
 mod sizes;
 mod sums;
+mod turns;

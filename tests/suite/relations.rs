@@ -2,7 +2,7 @@
 //! dots, XV marks) against a brute-force reference that checks each
 //! relation by its own arithmetic.
 
-use lazydoku::{Board, Conflict, Indexer, ParseError, Relation, Rules, RulesError, Shape};
+use lazydoku::{Board, Conflict, Indexer, ParseError, Relation, Rules, RulesError, Shape, Turn};
 use proptest::prelude::*;
 
 use crate::common;
@@ -245,10 +245,18 @@ fn givens_that_break_a_relation_are_refused_with_where() {
 }
 
 #[test]
-fn relabelling_would_break_a_relation_so_transforming_keeps_the_board() {
+fn relabelling_would_break_a_relation_so_transforming_only_turns_the_board() {
     let rules = Rules::new(Shape::NINE).with_thermometer(&[0, 1, 2, 3]).unwrap();
     let board = rules.parse(&format!("1{}", ".".repeat(80))).unwrap();
-    assert_eq!(board.transformed(3), board);
+    for seed in 0..8 {
+        let other = board.transformed(seed);
+        assert!(other == board || Turn::ALL.iter().any(|&turn| board.turned(turn) == other), "seed {seed}");
+        // The bulb still holds the 1, with the thermometer's three steps from it.
+        let bulb = other.as_str().find('1').unwrap();
+        let steps: Vec<(usize, Relation, usize)> = other.rules().relations().collect();
+        assert_eq!(steps.len(), 3);
+        assert!(steps.iter().any(|&(from, relation, _)| from == bulb && relation == Relation::Less));
+    }
     assert_eq!(board.canonical(), None);
 }
 

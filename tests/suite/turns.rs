@@ -1,0 +1,223 @@
+//! Rotations and reflections (`Turn`) of boards and their rules: a turned
+//! puzzle's solutions are the puzzle's own, turned, for every kind of rule.
+
+use std::collections::BTreeSet;
+
+use lazydoku::{Board, Region, Relation, Rules, RulesError, Shape, Turn};
+
+use crate::common::shuffled_grid;
+
+fn digits(grid: &str) -> Vec<usize> {
+    grid.bytes().map(|b| usize::from(b - b'0')).collect()
+}
+
+/// The cell of `row` that holds `digit` in `grid`.
+fn place_of(grid: &[usize], side: usize, row: usize, digit: usize) -> usize {
+    row * side + (0..side).find(|&c| grid[row * side + c] == digit).expect("a row holds every digit")
+}
+
+/// Rules of every kind that `grid` (of boxes 2x3) keeps, each built from
+/// where its digits lie.
+fn rules_kept_by(grid: &[usize]) -> Result<Rules, RulesError> {
+    let side = 6;
+    let at = |cell: usize| grid[cell];
+    let row = |r: usize| -> Vec<usize> { (0..side).map(|c| r * side + c).collect() };
+    let column = |c: usize| -> Vec<usize> { (0..side).map(|r| r * side + c).collect() };
+    let digits_along = |cells: &[usize]| cells.iter().map(|&c| at(c)).collect::<Vec<_>>();
+    // Row 1, left to right: the sandwich between its 1 and its 6.
+    let second = digits_along(&row(1));
+    let (one, six) = (second.iter().position(|&d| d == 1).unwrap(), second.iter().position(|&d| d == 6).unwrap());
+    let sandwich: usize = second[one.min(six) + 1..one.max(six)].iter().sum();
+    // Row 2 from the left: the X-sum of its first x digits.
+    let third = digits_along(&row(2));
+    let x_sum: usize = third[..third[0]].iter().sum();
+    // Column 0 from the top: how many digits are taller than those before.
+    let first_column = digits_along(&column(0));
+    let seen = (0..side).filter(|&i| first_column[..i].iter().all(|&d| d < first_column[i])).count();
+    let diagonal: Vec<usize> = (0..side).map(|i| i * side + i).collect();
+    let diagonal_sum: usize = diagonal.iter().map(|&c| at(c)).sum();
+    // Row 0 in the order of its digits: a thermometer.
+    let mut rising = row(0);
+    rising.sort_by_key(|&c| at(c));
+    // An arrow whose circle and shaft hold the same digit, in rows 3 and 5
+    // and in different columns (digit 2's places there).
+    let (circle, shaft) = (place_of(grid, side, 3, 2), place_of(grid, side, 5, 2));
+    // Cells of row 4 holding 1, 2 and 3; of 1, 3 and 5; and 1, 2, 6.
+    let in_row_4 = |digit: usize| place_of(grid, side, 4, digit);
+    let even: Vec<usize> = row(5).into_iter().filter(|&c| at(c) % 2 == 0).collect();
+    let odd: Vec<usize> = column(5).into_iter().filter(|&c| at(c) % 2 == 1).collect();
+    // One cell of each digit, each in its own row: an extra region.
+    let extra: Vec<usize> = (0..side).map(|r| place_of(grid, side, r, r + 1)).collect();
+    let rules = Rules::new(Shape::new(2, 3))
+        .with_cage(at(0) + at(1), &[0, 1])?
+        .with_thermometer(&rising)?
+        .with_relation(6, Relation::Difference(at(6).abs_diff(at(7))), 7)?
+        .with_relation(12, Relation::Sum(at(12) + at(18)), 18)?
+        .with_arrow(&[circle], &[shaft])?
+        .with_sum(diagonal_sum, &diagonal)?
+        .with_sandwich(sandwich, &row(1))?
+        .with_x_sum(x_sum, &row(2))?
+        .with_skyscraper(seen, &column(0))?
+        .with_between_line(&[in_row_4(1), in_row_4(2), in_row_4(6)])?
+        .with_quadruple(&[0, 1, 6, 7], &[u8::try_from(at(7)).unwrap()])?
+        .with_renban(&[in_row_4(1), in_row_4(2), in_row_4(3)])?
+        .with_zipper_line(&[in_row_4(1), in_row_4(3), in_row_4(2)])?
+        .with_double_arrow(&[in_row_4(1), in_row_4(3), in_row_4(2)])?
+        .with_entropic_line(&[in_row_4(1), in_row_4(3), in_row_4(5)])?
+        .with_modular_line(&[in_row_4(1), in_row_4(2), in_row_4(3)])?
+        .with_region_sum_line(&[place_of(grid, side, 0, 4), place_of(grid, side, 2, 4)])?
+        .with_even(&even)?
+        .with_odd(&odd)?
+        .with_region(&extra)?
+        .with_distinct(&[place_of(grid, side, 0, 1), place_of(grid, side, 3, 2)])?;
+    Ok(rules)
+}
+
+fn solution_set(board: &Board) -> BTreeSet<String> {
+    board.solutions().map(|solution| solution.as_str().to_owned()).collect()
+}
+
+fn turned_text(text: &str, side: usize, turn: Turn) -> String {
+    let mut out = vec![b'.'; side * side];
+    for (cell, &symbol) in text.as_bytes().iter().enumerate() {
+        out[turn.cell(side, cell)] = symbol;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn turned_puzzles_of_every_rule_have_the_solutions_turned() -> Result<(), Box<dyn std::error::Error>> {
+    for seed in 1..=12u64 {
+        let grid = digits(&shuffled_grid(2, 3, seed));
+        let rules = rules_kept_by(&grid)?;
+        // Two givens of every row: a puzzle with several solutions, which the
+        // rules' every kind narrows.
+        let mut board = Board::empty_with(&rules);
+        for row in 0..6 {
+            for column in [row % 6, (row + 3) % 6] {
+                let cell = row * 6 + column;
+                board = board.place(cell, u8::try_from(grid[cell])?)?;
+            }
+        }
+        let solutions = solution_set(&board);
+        let grid_text: String = grid.iter().map(|d| char::from(b'0' + u8::try_from(*d).unwrap())).collect();
+        assert!(solutions.contains(&grid_text), "seed {seed}: the grid keeps its rules");
+        for turn in Turn::ALL {
+            let turned = board.turned(turn);
+            let expected: BTreeSet<String> = solutions.iter().map(|s| turned_text(s, 6, turn)).collect();
+            assert_eq!(solution_set(&turned), expected, "seed {seed}, {turn:?}");
+            assert_eq!(turned.as_str(), turned_text(board.as_str(), 6, turn), "seed {seed}, {turn:?}");
+            let shape = if turn.swaps_axes() { Shape::new(3, 2) } else { Shape::new(2, 3) };
+            assert_eq!(turned.shape(), shape, "{turn:?}");
+            // There and back: the same rules, and the same board.
+            assert_eq!(turned.rules().turned(turn.inverse()), rules, "seed {seed}, {turn:?}");
+            assert_eq!(turned.turned(turn.inverse()), board, "seed {seed}, {turn:?}");
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn turns_compose_as_the_square_s_symmetries_do() {
+    let side = 9;
+    for cell in 0..side * side {
+        let twice = |turn: Turn| turn.cell(side, turn.cell(side, cell));
+        assert_eq!(twice(Turn::Clockwise), Turn::Half.cell(side, cell));
+        assert_eq!(twice(Turn::Half), cell);
+        for turn in [Turn::TopToBottom, Turn::LeftToRight, Turn::MainDiagonal, Turn::AntiDiagonal] {
+            assert_eq!(twice(turn), cell, "{turn:?} undoes itself");
+        }
+        assert_eq!(Turn::MainDiagonal.cell(side, Turn::TopToBottom.cell(side, cell)), Turn::Clockwise.cell(side, cell));
+    }
+    // Each is a different map of the cells, and none leaves them all alone.
+    let maps: BTreeSet<Vec<usize>> =
+        Turn::ALL.iter().map(|&turn| (0..side * side).map(|cell| turn.cell(side, cell)).collect()).collect();
+    assert_eq!(maps.len(), 7);
+    assert!(!maps.contains(&(0..side * side).collect::<Vec<_>>()));
+}
+
+#[test]
+fn regions_that_the_turns_keep_stay_as_they_are() -> Result<(), RulesError> {
+    for rules in [
+        Rules::new(Shape::NINE),
+        Rules::new(Shape::NINE).with_windows(),
+        Rules::new(Shape::NINE.with_diagonals()),
+        Rules::new(Shape::NINE).with_anti_knight().with_non_consecutive(),
+        Rules::new(Shape::latin(5)),
+    ] {
+        for turn in Turn::ALL {
+            assert_eq!(rules.turned(turn), rules, "{rules:?} under {turn:?}");
+        }
+    }
+    // Rectangular boxes swap their sides under a quarter turn, and not under a half one.
+    let six = Rules::new(Shape::new(2, 3));
+    assert_eq!(six.turned(Turn::Clockwise), Rules::new(Shape::new(3, 2)));
+    assert_eq!(six.turned(Turn::Half), six);
+    assert!(Rules::new(Shape::new(2, 3)).turned(Turn::MainDiagonal).is_classic());
+    // A jigsaw's regions move: its region map is read turned.
+    let jigsaw = Rules::jigsaw("AAAB ABBB CCCD CDDD")?;
+    let turned = jigsaw.turned(Turn::LeftToRight);
+    assert_eq!(turned, Rules::jigsaw("BAAA BBBA DCCC DDDC")?);
+    assert!(turned.regions().any(|(kind, _)| kind == Region::Jigsaw));
+    Ok(())
+}
+
+/// A puzzle of `rules`: the cells of their first solution for which
+/// `keep` holds.
+fn puzzle_of(rules: &Rules, keep: impl Fn(usize) -> bool) -> Result<Board, Box<dyn std::error::Error>> {
+    let grid = Board::empty_with(rules).solve().ok_or("the rules have a solution")?;
+    let mut board = Board::empty_with(rules);
+    for cell in (0..rules.shape().cells()).filter(|&cell| keep(cell)) {
+        board = board.place(cell, grid.get(cell).ok_or("a full grid")?)?;
+    }
+    Ok(board)
+}
+
+fn givens(board: &Board) -> Vec<u8> {
+    let mut givens: Vec<u8> = board.as_str().bytes().filter(|&b| b != b'.').collect();
+    givens.sort_unstable();
+    givens
+}
+
+#[test]
+fn transformed_variant_puzzles_move_their_rules_and_keep_their_count() -> Result<(), Box<dyn std::error::Error>> {
+    // Killer: digits keep their values, the cages move with the cells.
+    let killer = Rules::new(Shape::NINE).with_cages([(3, vec![0, 1]), (17, vec![79, 80]), (6, vec![40, 41, 49])])?;
+    let board = puzzle_of(&killer, |cell| cell % 3 == 0)?;
+    let count = board.count_solutions(usize::MAX);
+    assert!(count >= 1);
+    let mut moved = 0;
+    for seed in 0..16 {
+        let other = board.transformed(seed);
+        assert_eq!(other, board.transformed(seed), "the same seed, the same board");
+        assert_eq!(other.count_solutions(usize::MAX), count, "seed {seed}");
+        assert_eq!(givens(&other), givens(&board), "seed {seed}: no digit relabelled");
+        let sums: BTreeSet<usize> = other.rules().cages().map(|(sum, _)| sum).collect();
+        assert_eq!(sums, BTreeSet::from([3, 6, 17]));
+        moved += usize::from(other != board);
+    }
+    assert!(moved >= 12, "most seeds turn the board: {moved} of 16");
+    // Windoku: turned and relabelled, the rules the same.
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    let board = puzzle_of(&windoku, |cell| cell % 3 != 1)?;
+    let count = board.count_solutions(usize::MAX);
+    let mut relabelled = 0;
+    for seed in 0..8 {
+        let other = board.transformed(seed);
+        assert_eq!(other.rules(), windoku);
+        assert_eq!(other.count_solutions(usize::MAX), count);
+        // Relabelled: no turn alone gives it.
+        relabelled += usize::from(other != board && Turn::ALL.iter().all(|&turn| board.turned(turn) != other));
+    }
+    assert!(relabelled >= 6, "relabelled {relabelled} of 8");
+    // Rectangular boxes keep their shape under `transformed`.
+    let six = Rules::new(Shape::new(2, 3)).with_thermometer(&[0, 1, 2, 3])?;
+    let board = puzzle_of(&six, |cell| cell % 2 == 0)?;
+    let count = board.count_solutions(usize::MAX);
+    for seed in 0..16 {
+        let other = board.transformed(seed);
+        assert_eq!(other.shape(), Shape::new(2, 3));
+        assert_eq!(other.count_solutions(usize::MAX), count);
+    }
+    Ok(())
+}
