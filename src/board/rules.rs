@@ -919,6 +919,8 @@ impl Rules {
     ///     assert!(ends == [1, 4] || ends == [4, 1]);
     /// }
     /// assert_eq!(rules.sandwiches().collect::<Vec<_>>(), [(5, vec![0, 1, 2, 3])]);
+    /// // The same row read from the right is the same rule.
+    /// assert_eq!(Rules::new(Shape::new(2, 2)).with_sandwich(5, &[3, 2, 1, 0])?, rules);
     /// assert_eq!(
     ///     Rules::new(Shape::new(2, 2)).with_sandwich(5, &[0, 1, 4, 5]).map(|_| ()),
     ///     Ok(()),
@@ -940,7 +942,9 @@ impl Rules {
     }
 
     /// Every sandwich of [`Rules::with_sandwich`]: its sum and its cells in
-    /// order, in the order the rules keep them.
+    /// order, in the order the rules keep them. A sandwich reads the same
+    /// both ways, so its cells come from the end with the smaller cell
+    /// number, whichever way it was given.
     pub fn sandwiches(&self) -> impl Iterator<Item = (usize, Vec<usize>)> + '_ {
         self.geometry.line_rules.iter().filter_map(|rule| match rule {
             LineRule::Sandwich { sum, cells } => Some((*sum, cells.iter().map(|&c| usize::from(c)).collect())),
@@ -1451,7 +1455,7 @@ impl Rules {
         if sum > (2..side).sum::<usize>() {
             return Err(RulesError::ImpossibleSandwich { sum, side });
         }
-        Ok(LineRule::Sandwich { sum, cells: line })
+        Ok(LineRule::sandwich(sum, line))
     }
 
     /// The sum rule of [`Rules::with_sum`], checked against these rules.

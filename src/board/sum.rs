@@ -231,22 +231,37 @@ pub(crate) struct Linear {
 }
 
 impl LineRule {
+    /// A sandwich along `cells`, read from the end with the smaller cell
+    /// number: the digits between the 1 and the largest digit are the same
+    /// read either way, so a line and its reverse are one rule.
+    pub(crate) fn sandwich(sum: usize, mut cells: Vec<u16>) -> LineRule {
+        if cells.first() > cells.last() {
+            cells.reverse();
+        }
+        LineRule::Sandwich { sum, cells }
+    }
+
     /// The same rule with each cell `c` at `cell(c)`, its cells along the
-    /// line in the same order (a quadruple's sorted again). A region sum
-    /// line's segments are cut again by the geometry that takes it.
+    /// line in the same order, and put in the order its builder keeps where
+    /// that is another (a sum's cells, a shaft's and a quadruple's sorted,
+    /// a sandwich's from its smaller end). A region sum line's segments are
+    /// cut again by the geometry that takes it.
     pub(crate) fn moved(&self, cell: impl Fn(u16) -> u16) -> LineRule {
         let cells = |list: &[u16]| list.iter().map(|&c| cell(c)).collect::<Vec<u16>>();
+        let sorted = |list: &[u16]| {
+            let mut moved = cells(list);
+            moved.sort_unstable();
+            moved
+        };
         match self {
-            LineRule::Total { total, cells: list } => LineRule::Total { total: *total, cells: cells(list) },
-            LineRule::Arrow { circle, shaft } => LineRule::Arrow { circle: cells(circle), shaft: cells(shaft) },
-            LineRule::Sandwich { sum, cells: list } => LineRule::Sandwich { sum: *sum, cells: cells(list) },
+            LineRule::Total { total, cells: list } => LineRule::Total { total: *total, cells: sorted(list) },
+            LineRule::Arrow { circle, shaft } => LineRule::Arrow { circle: cells(circle), shaft: sorted(shaft) },
+            LineRule::Sandwich { sum, cells: list } => LineRule::sandwich(*sum, cells(list)),
             LineRule::XSum { sum, cells: list } => LineRule::XSum { sum: *sum, cells: cells(list) },
             LineRule::Skyscraper { seen, cells: list } => LineRule::Skyscraper { seen: *seen, cells: cells(list) },
             LineRule::Between { line } => LineRule::Between { line: cells(line) },
             LineRule::Quadruple { cells: list, digits } => {
-                let mut moved = cells(list);
-                moved.sort_unstable();
-                LineRule::Quadruple { cells: moved, digits: digits.clone() }
+                LineRule::Quadruple { cells: sorted(list), digits: digits.clone() }
             }
             LineRule::Renban { line } => LineRule::Renban { line: cells(line) },
             LineRule::EqualSums { kind, line, groups, cells: list } => LineRule::EqualSums {

@@ -162,6 +162,31 @@ fn regions_that_the_turns_keep_stay_as_they_are() -> Result<(), RulesError> {
     Ok(())
 }
 
+#[test]
+fn turned_puzzles_go_to_f_puzzles_and_back_with_the_same_rules() -> Result<(), Box<dyn std::error::Error>> {
+    let row: Vec<usize> = (9..18).collect();
+    let rules = Rules::new(Shape::NINE)
+        .with_cage(10, &[40, 41])?
+        .with_thermometer(&[0, 10, 20])?
+        .with_sandwich(10, &row)?
+        .with_sum(15, &[6, 16, 26])?
+        .with_arrow(&[30], &[31, 32])?
+        .with_relation(50, Relation::Difference(1), 51)?;
+    let board = Board::empty_with(&rules).place(80, 4)?;
+    for turn in Turn::ALL {
+        let turned = board.turned(turn);
+        let back: Board = lazydoku::format::f_puzzles_json(&turned)?.parse()?;
+        assert_eq!(back.rules(), turned.rules(), "{turn:?}");
+        assert_eq!(back, turned, "{turn:?}");
+    }
+    // A row indexer read backwards is no indexer: refused, and said why.
+    let indexer = Board::empty_with(&Rules::new(Shape::NINE).with_indexer(lazydoku::Indexer::Row, 0)?);
+    let err = lazydoku::format::f_puzzles_json(&indexer.turned(Turn::Half)).unwrap_err();
+    assert!(err.to_string().contains("f-puzzles has no mark"), "{err}");
+    assert!(lazydoku::format::f_puzzles_json(&indexer.turned(Turn::LeftToRight)).is_ok());
+    Ok(())
+}
+
 /// A puzzle of `rules`: the cells of their first solution for which
 /// `keep` holds.
 fn puzzle_of(rules: &Rules, keep: impl Fn(usize) -> bool) -> Result<Board, Box<dyn std::error::Error>> {
