@@ -64,10 +64,13 @@ impl Turn {
     ];
 
     /// Where `cell` (numbered row by row from 0) of a board of `side` goes.
-    /// Any number past the board's cells is taken as its place on a board
-    /// of that side read row by row, so give one below `side * side`.
+    ///
+    /// # Panics
+    ///
+    /// When `cell` is not a cell of such a board (`side * side` or more).
     #[must_use]
     pub const fn cell(self, side: usize, cell: usize) -> usize {
+        assert!(side > 0 && cell / side < side, "the cell is not on the board");
         let (row, column) = (cell / side, cell % side);
         let last = side - 1;
         let (row, column) = match self {
