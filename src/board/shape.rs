@@ -853,30 +853,23 @@ impl Geometry {
     fn moved_units(&self, shape: Shape, to: &[usize]) -> Vec<(Region, Vec<usize>)> {
         let units = self.unit_list();
         let moved_unit = |unit: &[usize]| unit.iter().map(|&c| to[c]).collect::<Vec<usize>>();
-        let sorted_windows = |moved: bool| {
-            let mut windows: Vec<Vec<usize>> = units
+        // The units of `kind`, moved or as they are, each one's cells in
+        // order and the units in order.
+        let sorted_units = |kind: Region, moved: bool| {
+            let mut sorted: Vec<Vec<usize>> = units
                 .iter()
-                .filter(|(kind, _)| *kind == Region::Window)
+                .filter(|(k, _)| *k == kind)
                 .map(|(_, unit)| {
                     let mut cells = if moved { moved_unit(unit) } else { unit.clone() };
                     cells.sort_unstable();
                     cells
                 })
                 .collect();
-            windows.sort_unstable();
-            windows
+            sorted.sort_unstable();
+            sorted
         };
-        let keep_windows = sorted_windows(true) == sorted_windows(false);
-        let mut jigsaw: Vec<Vec<usize>> = units
-            .iter()
-            .filter(|(kind, _)| *kind == Region::Jigsaw)
-            .map(|(_, unit)| {
-                let mut cells = moved_unit(unit);
-                cells.sort_unstable();
-                cells
-            })
-            .collect();
-        jigsaw.sort_unstable();
+        let keep_windows = sorted_units(Region::Window, true) == sorted_units(Region::Window, false);
+        let jigsaw = sorted_units(Region::Jigsaw, true);
         let mut jigsaw = jigsaw.into_iter();
         let shape_units = Geometry::classic_units(shape);
         let of_kind =
