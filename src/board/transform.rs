@@ -170,8 +170,7 @@ impl Board {
             return self.turned_at_random(&rules, &mut random);
         }
         let side = self.shape().side();
-        let mut labels: Vec<u8> = (1..=u8::try_from(side).unwrap_or(0)).collect();
-        random.shuffle(&mut labels);
+        let labels = shuffled_labels(&mut random, side);
         let source = digits_of(self);
         let shape = self.shape();
         let rows = grouped_permutation(&mut random, side, shape.box_rows());
@@ -210,9 +209,7 @@ impl Board {
         if digits_have_meaning(rules) {
             return turned;
         }
-        let side = shape.side();
-        let mut labels: Vec<u8> = (1..=u8::try_from(side).unwrap_or(0)).collect();
-        random.shuffle(&mut labels);
+        let labels = shuffled_labels(random, shape.side());
         let digits: Vec<u8> = digits_of(&turned)
             .into_iter()
             .map(|digit| if digit == 0 { 0 } else { labels[usize::from(digit) - 1] })
@@ -299,6 +296,14 @@ impl Board {
     pub fn automorphisms(&self) -> Option<u128> {
         Canonical::search(self).map(|search| search.automorphisms)
     }
+}
+
+/// The digits 1 to `side` in a random order: digit `d` is relabelled as
+/// the `d`-th.
+fn shuffled_labels(random: &mut SplitMix64, side: usize) -> Vec<u8> {
+    let mut labels: Vec<u8> = (1..=u8::try_from(side).unwrap_or(0)).collect();
+    random.shuffle(&mut labels);
+    labels
 }
 
 /// A permutation of `0..side` that keeps groups of `group` consecutive
