@@ -251,8 +251,8 @@ impl Board {
     /// under the symmetries of its rules (see [`Board::transformed`]), the
     /// one whose text is smallest, reading an empty cell as smaller than
     /// any digit and relabelling digits in the order they first appear.
-    /// Two boards are equivalent exactly when their canonical forms are
-    /// equal.
+    /// On classic rules, two boards are equivalent exactly when their
+    /// canonical forms are equal.
     ///
     /// Every classic shape has one: square and rectangular boxes (not
     /// transposed, which would change the shape) and Latin squares (every
@@ -260,11 +260,21 @@ impl Board {
     /// some 20 µs, 25x25 puzzles under a millisecond, full 25x25 grids some
     /// 10 ms.
     ///
-    /// `None` for rules other than the classic ones (jigsaw, X, windoku,
-    /// killer), whose symmetries are other groups, and for a board whose
-    /// search passes a fixed bound of work, ten times what the slowest
-    /// board seen needed (the cells of one digit of a 25x25 grid, fixed by
-    /// 28,800 symmetries, in 0.2 s).
+    /// On every other rules (jigsaw, X, windoku, killer, relations, lines,
+    /// even and odd cells, and the rest) the symmetries searched are the
+    /// turns ([`Turn`]) that lay the rules onto themselves, each with the
+    /// digits relabelled where the digits are only labels to the rules
+    /// (jigsaw, X, windoku, extra regions; not sums, which digits are
+    /// consecutive or larger, or which are allowed). The canonical board has
+    /// this board's rules. Some of these rules have symmetries besides the
+    /// turns (windoku's and X's groups are larger), which are not searched:
+    /// there two equivalent boards may have different canonical forms,
+    /// while equal forms still mean equivalent boards.
+    ///
+    /// `None` only for a board of classic rules whose search passes a
+    /// fixed bound of work, ten times what the slowest board seen needed
+    /// (the cells of one digit of a 25x25 grid, fixed by 28,800 symmetries,
+    /// in 0.2 s).
     ///
     /// ```
     /// use lazydoku::Board;
@@ -276,8 +286,28 @@ impl Board {
     /// assert_eq!(board.automorphisms(), Some(1));
     /// # Ok::<(), lazydoku::ParseError>(())
     /// ```
+    ///
+    /// On windoku rules, each turn of a puzzle has the same form:
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape, Turn};
+    ///
+    /// let windoku = Rules::new(Shape::NINE).with_windows();
+    /// let puzzle = windoku.parse(&format!("12{}", ".".repeat(79)))?;
+    /// let form = puzzle.canonical().expect("every rules have one");
+    /// assert_eq!(form.as_str(), format!("{}12", ".".repeat(79)));
+    /// assert_eq!(form.rules(), windoku);
+    /// for turn in Turn::ALL {
+    ///     assert_eq!(puzzle.turned(turn).canonical().as_ref(), Some(&form));
+    /// }
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
     #[must_use]
     pub fn canonical(&self) -> Option<Board> {
+        if !has_classic_symmetries(self) {
+            let (digits, _) = self.smallest_turn();
+            return Some(Board::empty_with(&self.rules()).with_solution_digits(&digits));
+        }
         let search = Canonical::search(self)?;
         let mut board = Board::empty_with(&self.rules());
         for (cell, &digit) in search.best.iter().enumerate() {
@@ -290,11 +320,69 @@ impl Board {
 
     /// The number of grid symmetries (each with the relabelling it needs)
     /// that map this board to itself: 1 for most puzzles, and the size of
-    /// the whole group for the empty board. `None` where
-    /// [`Board::canonical`] is `None`.
+    /// the whole group for the empty board. On rules other than the
+    /// classic ones, the turns [`Board::canonical`] searches, leaving the
+    /// board be among them. `None` where [`Board::canonical`] is `None`.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// // The empty windoku board lies on itself under all eight turns.
+    /// let windoku = Rules::new(Shape::NINE).with_windows();
+    /// assert_eq!(windoku.parse(&".".repeat(81))?.automorphisms(), Some(8));
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
     #[must_use]
     pub fn automorphisms(&self) -> Option<u128> {
+        if !has_classic_symmetries(self) {
+            return Some(self.smallest_turn().1);
+        }
         Canonical::search(self).map(|search| search.automorphisms)
+    }
+
+    /// [`Board::canonical`] on rules other than the classic ones: the
+    /// smallest digits (row-major, 0 for empty) over the turns that lay the
+    /// rules onto themselves, and leaving the board be, each relabelled by
+    /// first appearance where the rules allow; and how many of them give
+    /// those digits.
+    fn smallest_turn(&self) -> (Vec<u8>, u128) {
+        let rules = self.rules();
+        let relabel = !digits_have_meaning(&rules);
+        let side = self.shape().side();
+        let source = digits_of(self);
+        let kept = Turn::ALL.into_iter().filter(|&turn| rules.turned(turn) == rules);
+        let (mut best, mut count) = (Vec::new(), 0);
+        for turn in std::iter::once(None).chain(kept.map(Some)) {
+            let mut digits = vec![0u8; side * side];
+            for (cell, &digit) in source.iter().enumerate() {
+                digits[turn.map_or(cell, |turn| turn.cell(side, cell))] = digit;
+            }
+            if relabel {
+                relabel_by_first_appearance(&mut digits);
+            }
+            match (count, digits.cmp(&best)) {
+                (0, _) | (_, std::cmp::Ordering::Less) => (best, count) = (digits, 1),
+                (_, std::cmp::Ordering::Equal) => count += 1,
+                (_, std::cmp::Ordering::Greater) => {}
+            }
+        }
+        (best, count)
+    }
+}
+
+/// Relabels the digits (0 for empty) in the order they first appear: the
+/// first digit becomes 1, the next other one 2, and so on, which makes the
+/// digits the smallest of their relabellings.
+fn relabel_by_first_appearance(digits: &mut [u8]) {
+    let mut labels = [0u8; MAX_SIDE + 1];
+    let mut next = 0;
+    for digit in digits.iter_mut().filter(|digit| **digit != 0) {
+        let label = &mut labels[usize::from(*digit)];
+        if *label == 0 {
+            next += 1;
+            *label = next;
+        }
+        *digit = *label;
     }
 }
 

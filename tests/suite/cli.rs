@@ -1434,10 +1434,30 @@ fn canon_prints_one_form_per_class_and_unique_drops_repeats() {
     }
     let out = run(&["canon", "--format", "json", EASY], "");
     assert!(stdout(&out).contains("\"automorphisms\":1}"), "{}", stdout(&out));
-    // Jigsaw rules have no canonical form here: said, and the batch goes on.
-    let out = run(&["canon", "--windoku"], format!("{}\n", ".".repeat(81)));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).starts_with("invalid: no canonical form"), "{}", stdout(&out));
+}
+
+#[test]
+fn canon_turns_and_relabels_variant_puzzles_and_keeps_other_rules_apart() {
+    use lazydoku::{Rules, Shape, Turn, generate::Generator};
+    // Windoku: a puzzle, turned and relabelled, and turned alone, are one.
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    let puzzle = Generator::new(windoku).seed(1).puzzles().next().unwrap();
+    let form = puzzle.canonical().unwrap();
+    let input = format!("{puzzle}\n{}\n{}\n", puzzle.transformed(5), puzzle.turned(Turn::Anticlockwise));
+    let out = run(&["canon", "--windoku"], input.clone());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out), format!("{form}\n{form}\n{form}\n"));
+    let out = run(&["canon", "--unique", "--windoku"], input);
+    assert_eq!(stdout(&out), format!("{form}\n"));
+    // The same digits under two region maps are two puzzles; each map comes
+    // back with its form.
+    let pinwheel = "1......2...3.... aaabcabbccdbcddd";
+    let boxes = "1......2...3.... aabbaabbccddccdd";
+    let out = run(&["canon", "--unique", "-q"], format!("{pinwheel}\n{boxes}\n{pinwheel}\n"));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].ends_with(" aaabcabbccdbcddd") && lines[1].ends_with(" aabbaabbccddccdd"), "{text}");
 }
 
 #[test]

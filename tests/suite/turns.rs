@@ -246,3 +246,145 @@ fn transformed_variant_puzzles_move_their_rules_and_keep_their_count() -> Result
     }
     Ok(())
 }
+
+/// The eight ways to lay a square onto itself, by row and column: the
+/// reference for the turns `Board::canonical` searches on rules other than
+/// the classic ones.
+fn dihedral(side: usize) -> Vec<Vec<usize>> {
+    let last = side - 1;
+    let maps: [&dyn Fn(usize, usize) -> (usize, usize); 8] = [
+        &|r, c| (r, c),
+        &|r, c| (c, last - r),
+        &|r, c| (last - r, last - c),
+        &|r, c| (last - c, r),
+        &|r, c| (last - r, c),
+        &|r, c| (r, last - c),
+        &|r, c| (c, r),
+        &|r, c| (last - c, last - r),
+    ];
+    maps.iter()
+        .map(|map| {
+            (0..side * side)
+                .map(|cell| {
+                    let (r, c) = map(cell / side, cell % side);
+                    r * side + c
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The smallest text of `board` and how many turns give it, by brute
+/// force: every one of the eight turns that lays the rules onto themselves,
+/// and with `relabel` every relabelling of the digits.
+fn smallest_by_brute_force(board: &Board, relabel: bool) -> (String, u128) {
+    use itertools::Itertools;
+    let side = board.shape().side();
+    let rules = board.rules();
+    let labels: Vec<Vec<u8>> =
+        if relabel { (1..=u8::try_from(side).unwrap()).permutations(side).collect() } else { vec![(1..=6).collect()] };
+    let mut forms: Vec<String> = Vec::new();
+    for map in dihedral(side) {
+        // The rules read through the map: the turn that moves cell `c` to `map[c]`.
+        let Some(turn) = std::iter::once(None)
+            .chain(Turn::ALL.into_iter().map(Some))
+            .find(|turn| (0..side * side).all(|c| turn.map_or(c, |t| t.cell(side, c)) == map[c]))
+        else {
+            panic!("each map is a turn");
+        };
+        if turn.is_some_and(|turn| rules.turned(turn) != rules) {
+            continue;
+        }
+        let mut moved = vec![0u8; side * side];
+        for (cell, digit) in board.cells().enumerate() {
+            moved[map[cell]] = digit.unwrap_or(0);
+        }
+        let form = labels
+            .iter()
+            .map(|labels| {
+                moved
+                    .iter()
+                    .map(|&d| if d == 0 { '.' } else { char::from(b'0' + labels[usize::from(d) - 1]) })
+                    .collect::<String>()
+            })
+            .min()
+            .unwrap();
+        forms.push(form);
+    }
+    let smallest = forms.iter().min().unwrap().clone();
+    let count = forms.iter().filter(|form| **form == smallest).count();
+    (smallest, u128::try_from(count).unwrap())
+}
+
+#[test]
+fn canonical_forms_of_rules_beyond_the_classic_agree_with_brute_force() -> Result<(), Box<dyn std::error::Error>> {
+    let four = Shape::new(2, 2);
+    // Rules, whether digits are labels to them, and how many of the eight
+    // turns lay them onto themselves.
+    let cases = [
+        (Rules::new(four.with_diagonals()), true, 8),
+        (Rules::new(Shape::new(2, 3)).with_anti_king(), true, 4),
+        (Rules::jigsaw("aaab cabb ccdb cddd")?, true, 4),
+        (Rules::new(four).with_cages([(3, vec![0, 1]), (3, vec![14, 15])])?, false, 2),
+        (Rules::new(four).with_relation(5, Relation::Less, 6)?.with_relation(10, Relation::Less, 9)?, false, 2),
+        (Rules::new(Shape::new(2, 3)).with_even(&[0, 5, 30, 35])?, false, 4),
+        (Rules::new(Shape::new(2, 3)).with_non_consecutive(), false, 4),
+        (Rules::new(Shape::new(3, 2)).with_region(&[0, 7, 14, 21, 28, 35])?, true, 2),
+    ];
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for (rules, relabel, turns) in cases {
+        let empty = Board::empty_with(&rules);
+        assert_eq!(empty.automorphisms(), Some(turns), "{rules:?}");
+        let grid = empty.solve().ok_or_else(|| format!("{rules:?} have a grid"))?;
+        for keep_one_in in [1, 2, 3, 5, 8, 40] {
+            for _ in 0..6 {
+                let mut board = Board::empty_with(&rules);
+                for (cell, digit) in grid.cells().enumerate() {
+                    if next() % keep_one_in == 0 {
+                        board = board.place(cell, digit.ok_or("a full grid")?)?;
+                    }
+                }
+                let (text, count) = smallest_by_brute_force(&board, relabel);
+                let form = board.canonical().ok_or("every rules have a form")?;
+                assert_eq!(form.as_str(), text, "{rules:?} {board}");
+                assert_eq!(form.rules(), rules);
+                assert_eq!(board.automorphisms(), Some(count), "{rules:?} {board}");
+                assert_eq!(form.canonical().as_ref(), Some(&form));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn equivalent_windoku_puzzles_have_one_canonical_form_and_killers_their_own() -> Result<(), Box<dyn std::error::Error>>
+{
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    let puzzle = puzzle_of(&windoku, |cell| cell % 4 == 0 || cell % 7 == 0)?;
+    let form = puzzle.canonical().ok_or("windoku has a form")?;
+    assert_eq!(form.count_solutions(usize::MAX), puzzle.count_solutions(usize::MAX));
+    assert_eq!(givens(&form).len(), givens(&puzzle).len());
+    for seed in 0..8 {
+        // Turned and relabelled.
+        assert_eq!(puzzle.transformed(seed).canonical().as_ref(), Some(&form), "seed {seed}");
+    }
+    for turn in Turn::ALL {
+        assert_eq!(puzzle.turned(turn).canonical().as_ref(), Some(&form), "{turn:?}");
+    }
+    // Another puzzle of the same rules is not equivalent.
+    let other = puzzle_of(&windoku, |cell| cell % 5 == 0)?;
+    assert_ne!(other.canonical(), Some(form));
+    // A killer's cages lie on themselves under no turn, and its digits mean
+    // sums: the puzzle is its own form.
+    let killer = Rules::new(Shape::NINE).with_cages([(3, vec![0, 1]), (17, vec![79, 80]), (6, vec![40, 41, 49])])?;
+    let board = puzzle_of(&killer, |cell| cell % 3 == 0)?;
+    assert_eq!(board.canonical().as_ref(), Some(&board));
+    assert_eq!(board.automorphisms(), Some(1));
+    Ok(())
+}

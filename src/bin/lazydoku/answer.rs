@@ -118,8 +118,8 @@ pub struct Outcome {
     pub status: Option<Status>,
     pub problem: Option<Problem>,
     /// What makes two outcomes the same for `canon --unique`: the
-    /// canonical form.
-    pub key: Option<String>,
+    /// canonical form, rules and all.
+    pub key: Option<Form>,
     /// Whether the next outcome goes on with this one's last line, as the
     /// pieces of an array on one line do in the puzzles' own format.
     pub joined: bool,
@@ -321,6 +321,23 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
     Outcome { out: Some(out), status: Some(status), problem, key, joined: false }
 }
 
+/// A canonical form as `canon --unique` keeps it: its text and its rules,
+/// as equal digits under other rules are another puzzle. Lighter than the
+/// board, whose search state a long run of puzzles would hold too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    text: String,
+    rules: Rules,
+}
+
+impl std::hash::Hash for Form {
+    // Equal rules have equal shapes; the text tells most forms apart.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+        self.rules.shape().hash(state);
+    }
+}
+
 /// One puzzle's answer, before it is written: its status, its text, and
 /// the status word and fields of its JSON object.
 struct Answer {
@@ -328,7 +345,7 @@ struct Answer {
     text: String,
     word: &'static str,
     fields: Vec<(&'static str, String)>,
-    key: Option<String>,
+    key: Option<Form>,
     /// Whether the JSON object holds a board of the puzzle (a solution,
     /// the puzzle, a step's cells), and so the rules the puzzle brought
     /// with it ([`rules_fields`]).
@@ -523,16 +540,17 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
-    let canonical = puzzle.board.canonical().ok_or(
-        "no canonical form: only classic rules (no jigsaw, diagonals, windows, chess, non-consecutive, cages, relations, sums, arrows, sandwiches, X-sums, skyscrapers, between lines, quadruples, renban lines, lines of equal sums or classes or even and odd cells) have one",
-    )?;
+    let canonical = puzzle
+        .board
+        .canonical()
+        .ok_or("no canonical form: the search for it passed its bound of work (no puzzle seen needs a tenth of it)")?;
     let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
     Ok(Answer {
         status: Status::Found,
         text: render(settings, puzzle.layout.as_ref(), &canonical),
         word: "canonical",
         fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
-        key: Some(canonical.as_str().to_owned()),
+        key: Some(Form { text: canonical.as_str().to_owned(), rules: canonical.rules() }),
         holds_board: true,
     })
 }

@@ -54,8 +54,9 @@ const HELD_TEXTS: usize = 1024;
 /// between two values waits until the second is known to be written.
 #[derive(Default)]
 struct Distinct {
-    /// The canonical forms written so far.
-    seen: std::collections::HashSet<String>,
+    /// The canonical forms written so far, each with its rules: equal
+    /// digits under other rules are another puzzle.
+    seen: std::collections::HashSet<crate::answer::Form>,
     /// The texts of the current array since its last value written.
     held: Vec<Outcome>,
     /// The source of the held texts, and whether its lines end in CRLF.

@@ -113,8 +113,9 @@ enum Command {
     #[command(after_help = "Example:\n  lazydoku explain --format json puzzle.txt")]
     Explain(BatchArgs),
     /// Print the canonical form of each puzzle: the smallest equivalent under the symmetries of
-    /// its rules (bands, rows, stacks, columns, transposition and relabelling), so that
-    /// equivalent puzzles print the same line. Classic rules of every size.
+    /// its rules, so that equivalent puzzles print the same line. Classic rules of every size:
+    /// bands, rows, stacks, columns, transposition and relabelling. Other rules: the rotations
+    /// and reflections that lay them onto themselves, relabelling where digits are only labels.
     #[command(after_help = "Example:\n  lazydoku canon --unique puzzles.txt > distinct.txt")]
     Canon {
         /// Leave out puzzles equivalent to an earlier one.
