@@ -1,6 +1,7 @@
 //! [`Rules`]: the regions in which a board's digits may not repeat.
 
 use itertools::Itertools;
+use std::cell::RefCell;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
@@ -1745,6 +1746,48 @@ impl Rules {
         };
         let to: Vec<usize> = (0..side * side).map(|cell| turn.cell(side, cell)).collect();
         Rules::sharing(self.geometry.moved(shape, &to))
+    }
+
+    /// The turns that lay these rules onto themselves: those under which
+    /// [`Rules::turned`] gives equal rules. Every turn for classic rules of
+    /// square boxes, windoku and X; the four that keep rows as rows for
+    /// rectangular boxes; for most jigsaw and killer rules none. Kept for
+    /// the last rules asked about on each thread, as [`Board::canonical`]
+    /// asks for each board and a batch of puzzles shares its rules.
+    ///
+    /// [`Board::canonical`]: crate::Board::canonical
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape, Turn};
+    ///
+    /// assert_eq!(Rules::new(Shape::NINE).with_windows().invariant_turns().count(), 7);
+    /// let cage = Rules::new(Shape::NINE).with_cage(3, &[0, 80])?;
+    /// assert_eq!(cage.invariant_turns().collect::<Vec<_>>(), [Turn::Half, Turn::MainDiagonal, Turn::AntiDiagonal]);
+    /// # Ok::<(), lazydoku::RulesError>(())
+    /// ```
+    pub fn invariant_turns(&self) -> impl Iterator<Item = Turn> + '_ {
+        thread_local! {
+            // A bit per turn of `Turn::ALL`. Kept beside the rules rather
+            // than in them, where a cell set on first use would make boards
+            // and rules keys with interior mutability.
+            static LAST: RefCell<Option<(Rules, u8)>> = const { RefCell::new(None) };
+        }
+        let kept = LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((rules, kept)) if rules == self => *kept,
+                _ => {
+                    let kept = Turn::ALL
+                        .iter()
+                        .enumerate()
+                        .filter(|&(_, &turn)| self.turned(turn) == *self)
+                        .fold(0u8, |kept, (i, _)| kept | 1 << i);
+                    *last = Some((self.clone(), kept));
+                    kept
+                }
+            }
+        });
+        Turn::ALL.into_iter().enumerate().filter(move |&(i, _)| kept >> i & 1 == 1).map(|(_, turn)| turn)
     }
 
     /// Whether these are the plain rules of their shape: rows, columns,

@@ -350,7 +350,7 @@ impl Board {
         let relabel = !digits_have_meaning(&rules);
         let side = self.shape().side();
         let source = digits_of(self);
-        let kept = Turn::ALL.into_iter().filter(|&turn| rules.turned(turn) == rules);
+        let kept = rules.invariant_turns();
         let (mut best, mut count) = (Vec::new(), 0);
         for turn in std::iter::once(None).chain(kept.map(Some)) {
             let mut digits = vec![0u8; side * side];

@@ -388,3 +388,24 @@ fn equivalent_windoku_puzzles_have_one_canonical_form_and_killers_their_own() ->
     assert_eq!(board.automorphisms(), Some(1));
     Ok(())
 }
+
+#[test]
+fn invariant_turns_belong_to_each_set_of_rules() -> Result<(), RulesError> {
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    assert_eq!(windoku.invariant_turns().collect::<Vec<_>>(), Turn::ALL);
+    // Rules built on them after they were asked find their own: a cage of
+    // two cells side by side is kept by no turn, one of the two top corners
+    // by the turn over left to right.
+    let caged = windoku.clone().with_cage(3, &[0, 1])?;
+    assert_eq!(caged.invariant_turns().count(), 0);
+    let mirrored = windoku.clone().with_cage(10, &[0, 8])?;
+    assert_eq!(mirrored.invariant_turns().collect::<Vec<_>>(), [Turn::LeftToRight]);
+    // The corner is even: only the turn over the main diagonal keeps it.
+    let even = windoku.with_even(&[0])?;
+    assert_eq!(even.invariant_turns().collect::<Vec<_>>(), [Turn::MainDiagonal]);
+    // Rectangular boxes: the turns that keep rows as rows.
+    let six = Rules::new(Shape::new(2, 3));
+    assert!(six.invariant_turns().all(|turn| !turn.swaps_axes()));
+    assert_eq!(six.invariant_turns().count(), 3);
+    Ok(())
+}
