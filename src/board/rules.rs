@@ -1790,6 +1790,11 @@ impl Rules {
         Turn::ALL.into_iter().enumerate().filter(move |&(i, _)| kept >> i & 1 == 1).map(|(_, turn)| turn)
     }
 
+    /// A key that orders rules, equal for equal rules.
+    pub(crate) fn order_key(&self) -> impl Ord + use<> {
+        self.geometry.order_key()
+    }
+
     /// Whether these are the plain rules of their shape: rows, columns,
     /// boxes, and diagonals only if the shape has them.
     #[must_use]

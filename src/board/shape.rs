@@ -1224,7 +1224,6 @@ impl Geometry {
         }
     }
 
-    /// Every cage: its sum and its cells.
     /// The units with their kinds and the cages with their sums, each
     /// with its cells sorted, in sorted order: what two equal geometries
     /// share whatever order they were built in.
@@ -1251,6 +1250,21 @@ impl Geometry {
             .collect();
         cages.sort_unstable();
         (units, cages)
+    }
+
+    /// A key that orders geometries, equal for equal ones: the shape, the
+    /// sorted regions and cages, then every other rule as kept.
+    pub(crate) fn order_key(&self) -> impl Ord + use<> {
+        let shape = &self.shape;
+        (
+            (shape.side(), shape.box_rows(), shape.box_cols(), shape.has_boxes(), shape.has_diagonals()),
+            self.sorted_parts(),
+            self.distinct.clone(),
+            self.non_consecutive,
+            self.relations.clone(),
+            self.line_rules.clone(),
+            self.allowed.clone(),
+        )
     }
 
     /// Whether the shape's boxes are among the regions (not a jigsaw map,

@@ -125,6 +125,18 @@ fn digits_have_meaning(rules: &Rules) -> bool {
         || rules.has_allowed_digits()
 }
 
+/// The turns after which the rules still have their shape: every one but
+/// those that take rows to columns, when the boxes are rectangular.
+fn shape_keeping_turns(rules: &Rules) -> Vec<Turn> {
+    let shape = rules.shape();
+    let keeps_shape = |turn: &Turn| {
+        !turn.swaps_axes()
+            || shape.box_rows() == shape.box_cols()
+            || !rules.regions().any(|(kind, _)| kind == Region::Box)
+    };
+    Turn::ALL.into_iter().filter(keeps_shape).collect()
+}
+
 /// Row-major digits, 0 for empty, of a board's text.
 fn digits_of(board: &Board) -> Vec<u8> {
     board.text().iter().map(|&s| digit_of_symbol(s).unwrap_or(0)).collect()
@@ -196,12 +208,7 @@ impl Board {
     /// rules allow.
     fn turned_at_random(&self, rules: &Rules, random: &mut SplitMix64) -> Board {
         let shape = self.shape();
-        let keeps_shape = |turn: &Turn| {
-            !turn.swaps_axes()
-                || shape.box_rows() == shape.box_cols()
-                || !rules.regions().any(|(kind, _)| kind == Region::Box)
-        };
-        let turns: Vec<Turn> = Turn::ALL.into_iter().filter(keeps_shape).collect();
+        let turns = shape_keeping_turns(rules);
         // One draw in as many as there are turns, plus one, leaves the board
         // where it is.
         let draw = random.below(turns.len() + 1);
@@ -304,18 +311,62 @@ impl Board {
     /// ```
     #[must_use]
     pub fn canonical(&self) -> Option<Board> {
-        if !has_classic_symmetries(self) {
-            let (digits, _) = self.smallest_turn();
-            return Some(Board::empty_with(&self.rules()).with_solution_digits(&digits));
+        self.canonical_and_automorphisms().map(|(board, _)| board)
+    }
+
+    /// The canonical form of this board and its rules together: the same
+    /// as [`Board::canonical`] on classic rules; on other rules, of this
+    /// board and its rules under every turn that keeps their shape (the
+    /// rules moved with the cells, as [`Board::turned`] moves them), each
+    /// relabelled where digits are only labels, the one whose rules come
+    /// first in a fixed order of rules, then whose text is smallest.
+    ///
+    /// So two jigsaw, killer or other puzzles that are turns of each other
+    /// have the same form here, which [`Board::canonical`] does not give
+    /// them, as it keeps each puzzle's own rules; and the form may have
+    /// rules of its own. `None` where [`Board::canonical`] is `None`.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Turn};
+    ///
+    /// let jigsaw = Rules::jigsaw("aaab cabb ccdb cddd")?;
+    /// let puzzle = jigsaw.parse("1......2...3....")?;
+    /// let turned = puzzle.turned(Turn::TopToBottom);
+    /// assert_ne!(turned.rules(), jigsaw);
+    /// assert_ne!(turned.canonical(), puzzle.canonical());
+    /// assert_eq!(turned.canonical_with_rules(), puzzle.canonical_with_rules());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn canonical_with_rules(&self) -> Option<Board> {
+        if has_classic_symmetries(self) {
+            return self.canonical();
         }
-        let search = Canonical::search(self)?;
-        let mut board = Board::empty_with(&self.rules());
-        for (cell, &digit) in search.best.iter().enumerate() {
-            if digit != 0 {
-                board.put_given(cell, 1 << (digit - 1));
+        let rules = self.rules();
+        let relabel = !digits_have_meaning(&rules);
+        let side = self.shape().side();
+        let source = digits_of(self);
+        let invariant: Vec<Turn> = rules.invariant_turns().collect();
+        let mut best = None;
+        for turn in std::iter::once(None).chain(shape_keeping_turns(&rules).into_iter().map(Some)) {
+            let turned = match turn {
+                Some(turn) if !invariant.contains(&turn) => rules.turned(turn),
+                _ => rules.clone(),
+            };
+            let mut digits = vec![0u8; side * side];
+            for (cell, &digit) in source.iter().enumerate() {
+                digits[turn.map_or(cell, |turn| turn.cell(side, cell))] = digit;
+            }
+            if relabel {
+                relabel_by_first_appearance(&mut digits);
+            }
+            let key = (turned.order_key(), digits);
+            if best.as_ref().is_none_or(|(best, _)| key < *best) {
+                best = Some((key, turned));
             }
         }
-        Some(board)
+        let ((_, digits), rules) = best?;
+        Some(Board::empty_with(&rules).with_solution_digits(&digits))
     }
 
     /// The number of grid symmetries (each with the relabelling it needs)
@@ -334,10 +385,28 @@ impl Board {
     /// ```
     #[must_use]
     pub fn automorphisms(&self) -> Option<u128> {
-        if !has_classic_symmetries(self) {
-            return Some(self.smallest_turn().1);
-        }
-        Canonical::search(self).map(|search| search.automorphisms)
+        self.canonical_and_automorphisms().map(|(_, automorphisms)| automorphisms)
+    }
+
+    /// [`Board::canonical`] and [`Board::automorphisms`] from one search,
+    /// for the cost of either.
+    ///
+    /// ```
+    /// use lazydoku::Board;
+    ///
+    /// let board: Board = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..".parse()?;
+    /// assert_eq!(board.canonical_and_automorphisms(), Some((board.canonical().unwrap(), 1)));
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn canonical_and_automorphisms(&self) -> Option<(Board, u128)> {
+        let (digits, automorphisms) = if has_classic_symmetries(self) {
+            let search = Canonical::search(self)?;
+            (search.best, search.automorphisms)
+        } else {
+            self.smallest_turn()
+        };
+        Some((Board::empty_with(&self.rules()).with_solution_digits(&digits), automorphisms))
     }
 
     /// [`Board::canonical`] on rules other than the classic ones: the

@@ -1458,6 +1458,17 @@ fn canon_turns_and_relabels_variant_puzzles_and_keeps_other_rules_apart() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
     assert!(lines[0].ends_with(" aaabcabbccdbcddd") && lines[1].ends_with(" aabbaabbccddccdd"), "{text}");
+    // A jigsaw puzzle and its turn, map and all, are one; the first is kept.
+    let jigsaw = Rules::jigsaw("aaabb aabbb cccdd ccedd eeeed").unwrap();
+    let puzzle = jigsaw.parse("1....2...........3......4").unwrap();
+    let turned = puzzle.turned(Turn::LeftToRight);
+    let lines = format!("{puzzle} {}\n{turned} {}\n", jigsaw.region_map(), turned.rules().region_map());
+    let out = run(&["canon", "-q"], lines.clone());
+    assert_eq!(stdout(&out).lines().count(), 2);
+    let out = run(&["canon", "--unique", "-q"], lines);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(text.trim_end(), format!("{} {}", puzzle.canonical().unwrap(), jigsaw.region_map()));
 }
 
 #[test]

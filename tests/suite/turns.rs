@@ -409,3 +409,41 @@ fn invariant_turns_belong_to_each_set_of_rules() -> Result<(), RulesError> {
     assert_eq!(six.invariant_turns().count(), 3);
     Ok(())
 }
+
+#[test]
+fn canonical_forms_with_rules_are_one_for_every_turn_of_a_puzzle() -> Result<(), Box<dyn std::error::Error>> {
+    // Rules of every kind read off random 6x6 grids: no turn keeps them,
+    // so only the form with rules makes the turned puzzles one.
+    for seed in 1..=6u64 {
+        let grid = digits(&shuffled_grid(2, 3, seed));
+        let rules = rules_kept_by(&grid)?;
+        let board = puzzle_of(&rules, |cell| cell % 5 == 0)?;
+        let form = board.canonical_with_rules().ok_or("every rules have a form")?;
+        assert_eq!(form.canonical_with_rules().as_ref(), Some(&form), "seed {seed}");
+        assert_eq!(form.count_solutions(usize::MAX), board.count_solutions(usize::MAX), "seed {seed}");
+        // The form is a turn of the puzzle (digits mean something here).
+        assert!(
+            std::iter::once(board.clone()).chain(Turn::ALL.iter().map(|&turn| board.turned(turn))).any(|t| t == form),
+            "seed {seed}"
+        );
+        for turn in Turn::ALL.into_iter().filter(|turn| !turn.swaps_axes()) {
+            let turned = board.turned(turn);
+            assert_ne!(turned.canonical(), board.canonical(), "seed {seed} {turn:?}");
+            assert_eq!(turned.canonical_with_rules().as_ref(), Some(&form), "seed {seed} {turn:?}");
+        }
+        // Another puzzle of the same rules has another form.
+        let other = puzzle_of(&rules, |cell| cell % 5 == 1)?;
+        assert_ne!(other.canonical_with_rules().as_ref(), Some(&form), "seed {seed}");
+    }
+    // A jigsaw puzzle, turned and relabelled by `transformed`, has one form.
+    let jigsaw = Rules::jigsaw("aaabb aabbb cccdd ccedd eeeed")?;
+    let board = puzzle_of(&jigsaw, |cell| cell % 3 == 0)?;
+    let form = board.canonical_with_rules().ok_or("every rules have a form")?;
+    for seed in 0..12 {
+        assert_eq!(board.transformed(seed).canonical_with_rules().as_ref(), Some(&form), "seed {seed}");
+    }
+    // Classic rules: the form of `canonical`.
+    let classic: Board = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..".parse()?;
+    assert_eq!(classic.canonical_with_rules(), classic.canonical());
+    Ok(())
+}

@@ -540,17 +540,20 @@ fn explain(settings: &Settings, puzzle: &Puzzle) -> Answer {
 
 /// The canonical form, in the puzzle's own format.
 fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
-    let canonical = puzzle
+    let (canonical, automorphisms) = puzzle
         .board
-        .canonical()
+        .canonical_and_automorphisms()
         .ok_or("no canonical form: the search for it passed its bound of work (no puzzle seen needs a tenth of it)")?;
-    let automorphisms = puzzle.board.automorphisms().unwrap_or(1);
+    // Puzzles that are turns of each other are one, their rules turned
+    // too; classic rules (with diagonals or not) are kept by every turn.
+    let key =
+        if puzzle.board.rules().is_classic() { Some(canonical.clone()) } else { puzzle.board.canonical_with_rules() };
     Ok(Answer {
         status: Status::Found,
         text: render(settings, puzzle.layout.as_ref(), &canonical),
         word: "canonical",
         fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
-        key: Some(Form { text: canonical.as_str().to_owned(), rules: canonical.rules() }),
+        key: key.map(|form| Form { text: form.as_str().to_owned(), rules: form.rules() }),
         holds_board: true,
     })
 }

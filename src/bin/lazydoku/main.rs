@@ -118,7 +118,8 @@ enum Command {
     /// and reflections that lay them onto themselves, relabelling where digits are only labels.
     #[command(after_help = "Example:\n  lazydoku canon --unique puzzles.txt > distinct.txt")]
     Canon {
-        /// Leave out puzzles equivalent to an earlier one.
+        /// Leave out puzzles equivalent to an earlier one (a puzzle turned with its rules, maps
+        /// and cages included, is the same puzzle).
         #[arg(long)]
         unique: bool,
         #[command(flatten)]
