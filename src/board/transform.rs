@@ -247,10 +247,7 @@ impl Board {
     pub fn turned(&self, turn: Turn) -> Board {
         let rules = self.rules().turned(turn);
         let side = self.shape().side();
-        let mut digits = vec![0u8; side * side];
-        for (cell, digit) in digits_of(self).into_iter().enumerate() {
-            digits[turn.cell(side, cell)] = digit;
-        }
+        let digits = turned_digits(&digits_of(self), side, Some(turn), false);
         Board::empty_with(&rules).with_solution_digits(&digits)
     }
 
@@ -353,13 +350,7 @@ impl Board {
                 Some(turn) if !invariant.contains(&turn) => rules.turned(turn),
                 _ => rules.clone(),
             };
-            let mut digits = vec![0u8; side * side];
-            for (cell, &digit) in source.iter().enumerate() {
-                digits[turn.map_or(cell, |turn| turn.cell(side, cell))] = digit;
-            }
-            if relabel {
-                relabel_by_first_appearance(&mut digits);
-            }
+            let digits = turned_digits(&source, side, turn, relabel);
             let key = (turned.order_key(), digits);
             if best.as_ref().is_none_or(|(best, _)| key < *best) {
                 best = Some((key, turned));
@@ -422,13 +413,7 @@ impl Board {
         let kept = rules.invariant_turns();
         let (mut best, mut count) = (Vec::new(), 0);
         for turn in std::iter::once(None).chain(kept.map(Some)) {
-            let mut digits = vec![0u8; side * side];
-            for (cell, &digit) in source.iter().enumerate() {
-                digits[turn.map_or(cell, |turn| turn.cell(side, cell))] = digit;
-            }
-            if relabel {
-                relabel_by_first_appearance(&mut digits);
-            }
+            let digits = turned_digits(&source, side, turn, relabel);
             match (count, digits.cmp(&best)) {
                 (0, _) | (_, std::cmp::Ordering::Less) => (best, count) = (digits, 1),
                 (_, std::cmp::Ordering::Equal) => count += 1,
@@ -437,6 +422,19 @@ impl Board {
         }
         (best, count)
     }
+}
+
+/// Row-major digits (0 for empty) moved by `turn` (or left be), and with
+/// `relabel` relabelled in the order they first appear.
+fn turned_digits(source: &[u8], side: usize, turn: Option<Turn>, relabel: bool) -> Vec<u8> {
+    let mut digits = vec![0u8; side * side];
+    for (cell, &digit) in source.iter().enumerate() {
+        digits[turn.map_or(cell, |turn| turn.cell(side, cell))] = digit;
+    }
+    if relabel {
+        relabel_by_first_appearance(&mut digits);
+    }
+    digits
 }
 
 /// Relabels the digits (0 for empty) in the order they first appear: the
