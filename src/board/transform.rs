@@ -179,7 +179,7 @@ impl Board {
         let rules = self.rules();
         let mut random = SplitMix64::new(seed);
         if !has_classic_symmetries(self) {
-            return self.turned_at_random(&rules, &mut random);
+            return self.turned_at_random(&rules, &shape_keeping_turns(&rules), &mut random);
         }
         let side = self.shape().side();
         let labels = shuffled_labels(&mut random, side);
@@ -203,12 +203,41 @@ impl Board {
         Board::empty_with(&rules).with_solution_digits(&digits)
     }
 
-    /// [`Board::transformed`] on rules other than the classic ones: a turn
-    /// that keeps the shape, or none, and the digits relabelled where the
-    /// rules allow.
-    fn turned_at_random(&self, rules: &Rules, random: &mut SplitMix64) -> Board {
+    /// A random equivalent with this board's own rules, from `seed`: on
+    /// classic rules [`Board::transformed`]'s, whose symmetries all keep
+    /// the rules; on other rules one of the turns that lay them onto
+    /// themselves ([`Rules::invariant_turns`]) or none, with the digits
+    /// relabelled where they are only labels to the rules. For puzzles whose
+    /// rules come apart from them (a region map given once for a file of
+    /// puzzles), which rules turned with the board would no longer match.
+    /// A killer puzzle whose cages no turn keeps comes back as it is.
+    ///
+    /// ```
+    /// use lazydoku::{Rules, Shape};
+    ///
+    /// let windoku = Rules::new(Shape::NINE).with_windows();
+    /// let puzzle = windoku.parse(&format!("12{}", ".".repeat(79)))?;
+    /// for seed in 0..8 {
+    ///     let other = puzzle.transformed_keeping_rules(seed);
+    ///     assert_eq!(other.rules(), windoku);
+    ///     assert_eq!(other.canonical(), puzzle.canonical());
+    /// }
+    /// # Ok::<(), lazydoku::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn transformed_keeping_rules(&self, seed: u64) -> Board {
+        let rules = self.rules();
+        if has_classic_symmetries(self) {
+            return self.transformed(seed);
+        }
+        let turns: Vec<Turn> = rules.invariant_turns().collect();
+        self.turned_at_random(&rules, &turns, &mut SplitMix64::new(seed))
+    }
+
+    /// [`Board::transformed`] on rules other than the classic ones: one of
+    /// `turns`, or none, and the digits relabelled where the rules allow.
+    fn turned_at_random(&self, rules: &Rules, turns: &[Turn], random: &mut SplitMix64) -> Board {
         let shape = self.shape();
-        let turns = shape_keeping_turns(rules);
         // One draw in as many as there are turns, plus one, leaves the board
         // where it is.
         let draw = random.below(turns.len() + 1);

@@ -1592,3 +1592,49 @@ proptest::proptest! {
         proptest::prop_assert_eq!(forms.len(), distinct.len());
     }
 }
+
+#[test]
+fn transform_writes_equivalent_puzzles_in_their_own_format() {
+    use lazydoku::{Board, Rules, Turn};
+    let easy: Board = EASY.parse().unwrap();
+    // Twice the same puzzle, a comment and a blank line between: each line
+    // gets a draw of its own, and the run is the same every time.
+    let input = format!("{EASY}\n{EASY}\n# kept\n\n{HARD1}\n");
+    let out = run(&["transform", "--seed", "3"], input.clone());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[2..4], ["# kept", ""]);
+    assert_ne!(lines[0], lines[1]);
+    for (line, original) in [(lines[0], EASY), (lines[1], EASY), (lines[4], HARD1)] {
+        let board: Board = line.parse().unwrap();
+        let original: Board = original.parse().unwrap();
+        assert_eq!(board.canonical(), original.canonical(), "{line}");
+        assert_ne!(board, original);
+    }
+    assert_eq!(stdout(&run(&["transform", "--seed", "3"], input)), text);
+    // One turn for every puzzle.
+    let out = run(&["transform", "--turn", "clockwise", EASY], "");
+    assert_eq!(stdout(&out).trim_end(), easy.turned(Turn::Clockwise).as_str());
+    // A jigsaw with its map on the line: the draw keeps the map, a turn
+    // that moves it is an error for that puzzle unless f-puzzles writes it.
+    let jigsaw = Rules::jigsaw("aaabb aabbb cccdd ccedd eeeed").unwrap();
+    let puzzle = jigsaw.parse("1....2...........3......4").unwrap();
+    let line = format!("{puzzle} {}", jigsaw.region_map());
+    let out = run(&["transform", "--seed", "5", "-q", &line], "");
+    let kept = stdout(&out);
+    assert!(kept.trim_end().ends_with(&format!(" {}", jigsaw.region_map())), "{kept}");
+    let back = jigsaw.parse(kept.split_whitespace().next().unwrap()).unwrap();
+    assert_eq!(back.canonical(), puzzle.canonical());
+    let out = run(&["transform", "--turn", "left-to-right", "-q", &line], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("invalid: the turn moves this puzzle's rules"), "{}", stdout(&out));
+    let out = run(&["transform", "--turn", "left-to-right", "-q", "--format", "f-puzzles", &line], "");
+    assert!(out.status.success());
+    let turned: Board = stdout(&out).trim_end().parse().unwrap();
+    assert_eq!(turned, puzzle.turned(Turn::LeftToRight));
+    // A seed and a turn together are a usage error.
+    let out = run(&["transform", "--seed", "1", "--turn", "half", EASY], "");
+    assert_eq!(out.status.code(), Some(2));
+}

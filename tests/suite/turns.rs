@@ -447,3 +447,33 @@ fn canonical_forms_with_rules_are_one_for_every_turn_of_a_puzzle() -> Result<(),
     assert_eq!(classic.canonical_with_rules(), classic.canonical());
     Ok(())
 }
+
+#[test]
+fn equivalents_keeping_the_rules_keep_them() -> Result<(), Box<dyn std::error::Error>> {
+    // Windoku: every turn keeps the rules, and digits are relabelled.
+    let windoku = Rules::new(Shape::NINE).with_windows();
+    let board = puzzle_of(&windoku, |cell| cell % 4 == 0)?;
+    let mut moved = 0;
+    for seed in 0..8 {
+        let other = board.transformed_keeping_rules(seed);
+        assert_eq!(other.rules(), windoku);
+        assert_eq!(other.canonical(), board.canonical(), "seed {seed}");
+        moved += usize::from(other != board);
+    }
+    assert!(moved >= 6, "{moved} of 8 moved");
+    // A jigsaw whose map no turn keeps: relabelled only.
+    let jigsaw = Rules::jigsaw("aaabb aabbb cccdd ccedd eeeed")?;
+    let board = puzzle_of(&jigsaw, |cell| cell % 3 == 0)?;
+    for seed in 0..8 {
+        let other = board.transformed_keeping_rules(seed);
+        assert_eq!(other.rules(), jigsaw);
+        let given = |b: &Board| b.cells().map(|c| c.is_some()).collect::<Vec<bool>>();
+        assert_eq!(given(&other), given(&board), "seed {seed}: the same cells");
+        assert_eq!(other.canonical(), board.canonical(), "seed {seed}");
+    }
+    // A killer whose cages no turn keeps comes back as it is.
+    let killer = Rules::new(Shape::NINE).with_cages([(3, vec![0, 1]), (17, vec![79, 80]), (6, vec![40, 41, 49])])?;
+    let board = puzzle_of(&killer, |cell| cell % 3 == 0)?;
+    assert!((0..8).all(|seed| board.transformed_keeping_rules(seed) == board));
+    Ok(())
+}

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use lazydoku::explain::{Ending, Explain, Step, Technique};
 use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
-use lazydoku::{Board, Children, Relation, Rules};
+use lazydoku::{Board, Children, Relation, Rules, Turn};
 
 use crate::input::Record;
 
@@ -63,6 +63,42 @@ pub enum Question {
     /// The canonical form; with `unique`, puzzles equivalent to an
     /// earlier one are left out.
     Canon { unique: bool },
+    /// An equivalent puzzle: the one turn, or a random equivalent drawn from
+    /// the seed and the puzzle's line.
+    Transform { seed: u64, turn: Option<Turn> },
+}
+
+/// One rotation or reflection of the board, as `transform --turn` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TurnName {
+    /// A quarter turn clockwise.
+    Clockwise,
+    /// A half turn.
+    Half,
+    /// A quarter turn anticlockwise.
+    Anticlockwise,
+    /// Turned over top to bottom: the top row becomes the bottom row.
+    TopToBottom,
+    /// Turned over left to right: the left column becomes the right column.
+    LeftToRight,
+    /// Rows become columns (the transpose).
+    MainDiagonal,
+    /// Turned over along the diagonal from the top right corner.
+    AntiDiagonal,
+}
+
+impl From<TurnName> for Turn {
+    fn from(name: TurnName) -> Turn {
+        match name {
+            TurnName::Clockwise => Turn::Clockwise,
+            TurnName::Half => Turn::Half,
+            TurnName::Anticlockwise => Turn::Anticlockwise,
+            TurnName::TopToBottom => Turn::TopToBottom,
+            TurnName::LeftToRight => Turn::LeftToRight,
+            TurnName::MainDiagonal => Turn::MainDiagonal,
+            TurnName::AntiDiagonal => Turn::AntiDiagonal,
+        }
+    }
 }
 
 /// The columns of `rate`'s CSV, written once before its rows.
@@ -285,7 +321,9 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
     // Rules that f-puzzles cannot hold (only a JSON puzzle brings them)
     // leave no board to answer with in its format: said as for any
     // invalid puzzle, on stderr with the line and in the exit status.
-    if settings.format == Some(Format::FPuzzles) && matches!(question, Question::Solve | Question::Canon { .. }) {
+    if settings.format == Some(Format::FPuzzles)
+        && matches!(question, Question::Solve | Question::Canon { .. } | Question::Transform { .. })
+    {
         if let Err(e) = lazydoku::format::f_puzzles_json(&puzzle.board) {
             return failure(settings, origin, puzzle.line, puzzle.lines, Status::Invalid, None, e.to_string());
         }
@@ -298,11 +336,13 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
         Question::Hint => Ok(hint(&puzzle)),
         Question::Explain => Ok(explain(settings, &puzzle)),
         Question::Canon { .. } => canon(settings, &puzzle),
+        Question::Transform { seed, turn } => transform(settings, &puzzle, seed, turn),
     };
     let Answer { status, text, word, mut fields, key, holds_board } = match found {
         Ok(answer) => answer,
-        // A board without a canonical form is not a search stopped short.
-        Err(reason) if matches!(question, Question::Canon { .. }) => {
+        // A board without a canonical form, or whose turned rules its
+        // format cannot write, is not a search stopped short.
+        Err(reason) if matches!(question, Question::Canon { .. } | Question::Transform { .. }) => {
             return failure(settings, origin, puzzle.line, puzzle.lines, Status::Invalid, None, reason);
         }
         Err(reason) => return failure(settings, origin, puzzle.line, puzzle.lines, Status::Stopped, None, reason),
@@ -554,6 +594,34 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
         word: "canonical",
         fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
         key: key.map(|form| Form { text: form.as_str().to_owned(), rules: form.rules() }),
+        holds_board: true,
+    })
+}
+
+/// An equivalent puzzle, in the puzzle's own format: `turn`, or else the
+/// random equivalent of `seed` mixed with the puzzle's line, so that each
+/// line gets a draw of its own and a run is the same on every machine.
+/// Rules that a turn moves (a jigsaw map, cages, lines) are written back
+/// only by f-puzzles answers (the puzzle's own format would write them as
+/// they were), so elsewhere the random draw keeps the rules, and a turn
+/// that moves them is an error.
+fn transform(settings: &Settings, puzzle: &Puzzle, seed: u64, turn: Option<Turn>) -> Result<Answer, String> {
+    let f_puzzles = settings.format == Some(Format::FPuzzles);
+    let seed = seed ^ (puzzle.line as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let board = match turn {
+        Some(turn) => puzzle.board.turned(turn),
+        None if f_puzzles => puzzle.board.transformed(seed),
+        None => puzzle.board.transformed_keeping_rules(seed),
+    };
+    if !f_puzzles && board.rules() != puzzle.board.rules() {
+        return Err("the turn moves this puzzle's rules (regions, cages, lines or marks), which only --format f-puzzles writes with it; a turn that keeps them (or classic rules) writes any format".to_owned());
+    }
+    Ok(Answer {
+        status: Status::Found,
+        text: render(settings, puzzle.layout.as_ref(), &board),
+        word: "transformed",
+        fields: vec![("transformed", quote(settings, &board))],
+        key: None,
         holds_board: true,
     })
 }

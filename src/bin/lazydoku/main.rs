@@ -125,6 +125,24 @@ enum Command {
         #[command(flatten)]
         args: BatchArgs,
     },
+    /// Print an equivalent of each puzzle, in its own format: as many solutions, givens and the
+    /// same difficulty, for data augmentation or to disguise a puzzle. A random one by default
+    /// (classic rules: bands, rows, stacks and columns moved, transposed, digits relabelled;
+    /// other rules: turned, relabelled where digits are only labels), or the turn --turn names.
+    #[command(
+        after_help = "Rules that a turn moves (a jigsaw map, cages, lines, marks) are written with the puzzle only\nby --format f-puzzles. In other formats the random draw keeps each puzzle's rules (the turns\nthat lay them onto themselves, relabelling where digits are only labels: a killer whose cages\nno turn keeps comes back as it is), and a --turn that moves them is an error for that puzzle.\n\nExample:\n  lazydoku transform --seed 7 puzzles.txt > disguised.txt"
+    )]
+    Transform {
+        /// The draw: the puzzle on input line L gets the equivalent of this seed and L together,
+        /// so each line is drawn apart and a run is the same on every machine.
+        #[arg(long, default_value_t = 0, conflicts_with = "turn")]
+        seed: u64,
+        /// One rotation or reflection for every puzzle, instead of a random equivalent.
+        #[arg(long, value_enum)]
+        turn: Option<answer::TurnName>,
+        #[command(flatten)]
+        args: BatchArgs,
+    },
     /// Show the search itself, board by board, until the first solution: animated on a
     /// terminal, one line per board (step, empty cells, board) otherwise.
     #[command(after_help = "Example:\n  lazydoku trace --order bfs --delay 100 puzzle.txt")]
@@ -532,6 +550,10 @@ fn main() -> ExitCode {
         Some(Command::Explain(args)) => run_batch(sources(&args), Task::Answer(Question::Explain), &args),
         Some(Command::Canon { unique, args }) => {
             run_batch(sources(&args), Task::Answer(Question::Canon { unique }), &args)
+        }
+        Some(Command::Transform { seed, turn, args }) => {
+            let question = Question::Transform { seed, turn: turn.map(lazydoku::Turn::from) };
+            run_batch(sources(&args), Task::Answer(question), &args)
         }
         Some(Command::Trace { input, order, limit, delay, max_memory, puzzle }) => {
             run_trace(input, &trace::Trace { order, limit, delay: Duration::from_millis(delay), max_memory }, &puzzle)
