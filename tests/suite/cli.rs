@@ -1617,23 +1617,42 @@ fn transform_writes_equivalent_puzzles_in_their_own_format() {
     // One turn for every puzzle.
     let out = run(&["transform", "--turn", "clockwise", EASY], "");
     assert_eq!(stdout(&out).trim_end(), easy.turned(Turn::Clockwise).as_str());
-    // A jigsaw with its map on the line: the draw keeps the map, a turn
-    // that moves it is an error for that puzzle unless f-puzzles writes it.
+    // A jigsaw with its map on the line: the draw may turn the map, written
+    // with it; with the map given by a flag, the draw keeps it.
     let jigsaw = Rules::jigsaw("aaabb aabbb cccdd ccedd eeeed").unwrap();
     let puzzle = jigsaw.parse("1....2...........3......4").unwrap();
     let line = format!("{puzzle} {}", jigsaw.region_map());
-    let out = run(&["transform", "--seed", "5", "-q", &line], "");
-    let kept = stdout(&out);
-    assert!(kept.trim_end().ends_with(&format!(" {}", jigsaw.region_map())), "{kept}");
-    let back = jigsaw.parse(kept.split_whitespace().next().unwrap()).unwrap();
-    assert_eq!(back.canonical(), puzzle.canonical());
+    let parser = lazydoku::format::Parser::new();
+    for seed in ["1", "2", "5"] {
+        let out = run(&["transform", "--seed", seed, "-q", &line], "");
+        let (back, _) = parser.parse(stdout(&out).trim_end()).unwrap();
+        assert_eq!(back.canonical_with_rules(), puzzle.canonical_with_rules(), "seed {seed}");
+        let map = jigsaw.region_map();
+        let out = run(&["transform", "--seed", seed, "-q", "--regions", &map, &puzzle.to_string()], "");
+        let kept = jigsaw.parse(stdout(&out).trim_end()).unwrap();
+        assert_eq!(kept.canonical(), puzzle.canonical(), "seed {seed}");
+    }
+    // A turn that moves the map writes the turned map, as `generate` would;
+    // f-puzzles writes it too, as a link.
+    let turned = puzzle.turned(Turn::LeftToRight);
     let out = run(&["transform", "--turn", "left-to-right", "-q", &line], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).starts_with("invalid: the turn moves this puzzle's rules"), "{}", stdout(&out));
+    assert_eq!(stdout(&out).trim_end(), format!("{turned} {}", turned.rules().region_map()));
     let out = run(&["transform", "--turn", "left-to-right", "-q", "--format", "f-puzzles", &line], "");
     assert!(out.status.success());
-    let turned: Board = stdout(&out).trim_end().parse().unwrap();
-    assert_eq!(turned, puzzle.turned(Turn::LeftToRight));
+    assert_eq!(stdout(&out).trim_end().parse::<Board>().unwrap(), turned);
+    // Rules given on the command line stay as given: a turn that moves them
+    // is an error for that puzzle.
+    let map = jigsaw.region_map();
+    let out = run(&["transform", "--turn", "left-to-right", "-q", "--regions", &map, &puzzle.to_string()], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).starts_with("invalid: the turn moves this puzzle's rules"), "{}", stdout(&out));
+    // A killer line: cages and sums turned, one solution still.
+    let killer = "...........4..2...................6.........13................................... abbccdddeaabfccddegabfhijjjgklliijjmnkloppqrrnstopuqrrvvtouuwxxvvtyyzAAxBBBCDDAAA a=25 b=14 c=17 d=25 e=14 f=12 g=7 h=7 i=14 j=20 k=12 l=21 m=7 n=7 o=8 p=18 q=13 r=16 s=6 t=15 u=14 v=26 w=8 x=16 y=12 z=3 A=21 B=6 C=8 D=13";
+    let out = run(&["transform", "--turn", "clockwise", "-q", killer], "");
+    let turned_killer = stdout(&out);
+    let original: Board = lazydoku::format::Parser::new().parse(killer).unwrap().0;
+    let read: Board = lazydoku::format::Parser::new().parse(turned_killer.trim_end()).unwrap().0;
+    assert_eq!(read, original.turned(Turn::Clockwise));
     // A seed and a turn together are a usage error.
     let out = run(&["transform", "--seed", "1", "--turn", "half", EASY], "");
     assert_eq!(out.status.code(), Some(2));

@@ -9,6 +9,7 @@ use lazydoku::search::{self, Budget, Frontier};
 use lazydoku::{Board, Children, Relation, Rules, Turn};
 
 use crate::input::Record;
+use lazydoku::format::LayoutKind;
 
 /// The search order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -601,29 +602,61 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
 /// An equivalent puzzle, in the puzzle's own format: `turn`, or else the
 /// random equivalent of `seed` mixed with the puzzle's line, so that each
 /// line gets a draw of its own and a run is the same on every machine.
-/// Rules that a turn moves (a jigsaw map, cages, lines) are written back
-/// only by f-puzzles answers (the puzzle's own format would write them as
-/// they were), so elsewhere the random draw keeps the rules, and a turn
-/// that moves them is an error.
+/// Rules that a turn moves (a jigsaw map, cages, lines) are written by
+/// f-puzzles answers and by lines and grids that brought their own maps;
+/// elsewhere the random draw keeps the rules, and a turn that moves them
+/// is an error.
 fn transform(settings: &Settings, puzzle: &Puzzle, seed: u64, turn: Option<Turn>) -> Result<Answer, String> {
-    let f_puzzles = settings.format == Some(Format::FPuzzles);
     let seed = seed ^ (puzzle.line as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let board = match turn {
-        Some(turn) => puzzle.board.turned(turn),
-        None if f_puzzles => puzzle.board.transformed(seed),
-        None => puzzle.board.transformed_keeping_rules(seed),
+    let board = turn.map_or_else(|| puzzle.board.transformed(seed), |turn| puzzle.board.turned(turn));
+    let (board, text) = if settings.format == Some(Format::FPuzzles) || board.rules() == puzzle.board.rules() {
+        let text = render(settings, puzzle.layout.as_ref(), &board);
+        (board, text)
+    } else if let Some(text) = with_own_maps(settings, puzzle, &board) {
+        (board, text)
+    } else if turn.is_none() {
+        let board = puzzle.board.transformed_keeping_rules(seed);
+        let text = render(settings, puzzle.layout.as_ref(), &board);
+        (board, text)
+    } else {
+        return Err("the turn moves this puzzle's rules (regions, cages, lines or marks), which its format cannot write with it (a line or a grid writes its own maps; --format f-puzzles writes every rule); a turn that keeps them writes any format".to_owned());
     };
-    if !f_puzzles && board.rules() != puzzle.board.rules() {
-        return Err("the turn moves this puzzle's rules (regions, cages, lines or marks), which only --format f-puzzles writes with it; a turn that keeps them (or classic rules) writes any format".to_owned());
-    }
     Ok(Answer {
         status: Status::Found,
-        text: render(settings, puzzle.layout.as_ref(), &board),
+        text,
         word: "transformed",
         fields: vec![("transformed", quote(settings, &board))],
         key: None,
         holds_board: true,
     })
+}
+
+/// `board`, an equivalent of `puzzle` whose rules moved, on a line or as a
+/// grid with the maps and rule names the puzzle brought, as `generate`
+/// writes them; `None` unless the puzzle came that way and the text reads
+/// back as `board`, rules and all (rules given on the command line, or
+/// any the maps do not hold, are not written there).
+fn with_own_maps(settings: &Settings, puzzle: &Puzzle, board: &Board) -> Option<String> {
+    let layout = puzzle.layout.as_ref()?;
+    let format = match (settings.format, layout.kind()) {
+        (Some(Format::Line), _) | (None, LayoutKind::Line) => Format::Line,
+        (Some(Format::Grid), _) | (None, LayoutKind::Grid) => Format::Grid,
+        _ => return None,
+    };
+    if settings.rules.is_some() {
+        return None;
+    }
+    let extras = crate::generate::Extras {
+        regions: layout.region_map().is_some(),
+        cages: layout.cage_map().is_some(),
+        parity: layout.parity_map().is_some(),
+        hex: settings.parser.is_hex(),
+        names: layout.rule_names().map(str::to_owned),
+        source: None,
+    };
+    let text = crate::generate::render(board, 0, format, &extras);
+    let (read_back, _) = settings.parser.parse(&text).ok()?;
+    (read_back == *board).then(|| text.trim_end().to_owned())
 }
 
 /// `all` for one record: each solution goes to `emit` as soon as the search

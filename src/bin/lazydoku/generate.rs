@@ -81,7 +81,7 @@ pub fn run(
 /// `--regions` and `--cages` and the parser read back, the parity map and
 /// the rules' names; in JSON as `regions`, `cages`, `even` and `odd`, and
 /// `rules` members.
-fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String {
+pub fn render(puzzle: &Board, index: u64, format: Format, extras: &Extras) -> String {
     let rules = puzzle.rules();
     let regions = extras.regions.then(|| rules.region_map());
     let cages = if extras.cages { rules.cage_map() } else { None };

@@ -130,7 +130,7 @@ enum Command {
     /// (classic rules: bands, rows, stacks and columns moved, transposed, digits relabelled;
     /// other rules: turned, relabelled where digits are only labels), or the turn --turn names.
     #[command(
-        after_help = "Rules that a turn moves (a jigsaw map, cages, lines, marks) are written with the puzzle only\nby --format f-puzzles. In other formats the random draw keeps each puzzle's rules (the turns\nthat lay them onto themselves, relabelling where digits are only labels: a killer whose cages\nno turn keeps comes back as it is), and a --turn that moves them is an error for that puzzle.\n\nExample:\n  lazydoku transform --seed 7 puzzles.txt > disguised.txt"
+        after_help = "Rules that a turn moves are written with the puzzle by --format f-puzzles (every rule), and by a\nline or grid that brought its own maps (region, cage and parity maps, written turned as\n`generate` writes them). Elsewhere (JSON objects, rules given by flags) the random draw keeps\nthe puzzle's rules (the turns that lay them onto themselves, relabelling where digits are only\nlabels: a killer whose cages no turn keeps comes back as it is), and a --turn that moves them\nis an error for that puzzle.\n\nExample:\n  lazydoku transform --seed 7 puzzles.txt > disguised.txt"
     )]
     Transform {
         /// The draw: the puzzle on input line L gets the equivalent of this seed and L together,
