@@ -97,6 +97,14 @@ impl PartialEq for SharedGeometry {
 
 impl Eq for SharedGeometry {}
 
+/// Hashes what equality compares, so that equal rules, in whatever order
+/// they were built, hash alike.
+impl std::hash::Hash for Rules {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.order_key().hash(state);
+    }
+}
+
 impl Rules {
     /// The classic rules of `shape`: rows, columns and boxes, and the two
     /// diagonals if the shape has them ([`Shape::with_diagonals`]).
@@ -1791,7 +1799,7 @@ impl Rules {
     }
 
     /// A key that orders rules, equal for equal rules.
-    pub(crate) fn order_key(&self) -> impl Ord + use<> {
+    pub(crate) fn order_key(&self) -> impl Ord + std::hash::Hash + use<> {
         self.geometry.order_key()
     }
 

@@ -1254,7 +1254,7 @@ impl Geometry {
 
     /// A key that orders geometries, equal for equal ones: the shape, the
     /// sorted regions and cages, then every other rule as kept.
-    pub(crate) fn order_key(&self) -> impl Ord + use<> {
+    pub(crate) fn order_key(&self) -> impl Ord + std::hash::Hash + use<> {
         let shape = &self.shape;
         (
             (shape.side(), shape.box_rows(), shape.box_cols(), shape.has_boxes(), shape.has_diagonals()),

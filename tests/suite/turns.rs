@@ -477,3 +477,16 @@ fn equivalents_keeping_the_rules_keep_them() -> Result<(), Box<dyn std::error::E
     assert!((0..8).all(|seed| board.transformed_keeping_rules(seed) == board));
     Ok(())
 }
+
+#[test]
+fn equal_rules_built_in_another_order_hash_alike() -> Result<(), RulesError> {
+    use std::collections::HashSet;
+    let one = Rules::new(Shape::NINE).with_cages([(3, vec![0, 1]), (3, vec![80, 79])])?.with_windows();
+    let other = Rules::new(Shape::NINE).with_windows().with_cage(3, &[79, 80])?.with_cage(3, &[1, 0])?;
+    assert_eq!(one, other);
+    let set: HashSet<Rules> = [one.clone(), other, one.turned(Turn::Half)].into_iter().collect();
+    assert_eq!(set.len(), 1, "a half turn keeps these cages too");
+    let set: HashSet<Rules> = [one.clone(), one.turned(Turn::Clockwise)].into_iter().collect();
+    assert_eq!(set.len(), 2);
+    Ok(())
+}

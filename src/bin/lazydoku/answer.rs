@@ -155,8 +155,8 @@ pub struct Outcome {
     pub status: Option<Status>,
     pub problem: Option<Problem>,
     /// What makes two outcomes the same for `canon --unique`: the
-    /// canonical form, rules and all.
-    pub key: Option<Form>,
+    /// canonical form, rules and all (boxed: most outcomes have none).
+    pub key: Option<Box<Form>>,
     /// Whether the next outcome goes on with this one's last line, as the
     /// pieces of an array on one line do in the puzzles' own format.
     pub joined: bool,
@@ -362,20 +362,34 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
     Outcome { out: Some(out), status: Some(status), problem, key, joined: false }
 }
 
-/// A canonical form as `canon --unique` keeps it: its text and its rules,
-/// as equal digits under other rules are another puzzle. Lighter than the
-/// board, whose search state a long run of puzzles would hold too.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A canonical form as `canon --unique` keeps it: its text and what tells
+/// its rules apart, as equal digits under other rules are another puzzle.
+/// Not the rules themselves: puzzles that bring their own (a jigsaw map on
+/// each line) would each keep a geometry of kilobytes for the rest of the
+/// run. Classic rules are told apart by their shape; others by two 64-bit
+/// hashes of everything their equality compares, drawn apart, so that two
+/// forms of the same text are taken for one only where 128 bits of their
+/// rules agree.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Form {
     text: String,
-    rules: Rules,
+    shape: lazydoku::Shape,
+    rules: Option<(u64, u64)>,
 }
 
-impl std::hash::Hash for Form {
-    // Equal rules have equal shapes; the text tells most forms apart.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.text.hash(state);
-        self.rules.shape().hash(state);
+impl Form {
+    fn of(board: &Board) -> Form {
+        let rules = board.rules();
+        let hashes = (!rules.is_classic()).then(|| {
+            let hash = |salt: u8| {
+                use std::hash::{Hash, Hasher};
+                let mut hasher = std::hash::DefaultHasher::new();
+                (salt, &rules).hash(&mut hasher);
+                hasher.finish()
+            };
+            (hash(0), hash(1))
+        });
+        Form { text: board.as_str().to_owned(), shape: board.shape(), rules: hashes }
     }
 }
 
@@ -386,7 +400,7 @@ struct Answer {
     text: String,
     word: &'static str,
     fields: Vec<(&'static str, String)>,
-    key: Option<Form>,
+    key: Option<Box<Form>>,
     /// Whether the JSON object holds a board of the puzzle (a solution,
     /// the puzzle, a step's cells), and so the rules the puzzle brought
     /// with it ([`rules_fields`]).
@@ -594,7 +608,7 @@ fn canon(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
         text: render(settings, puzzle.layout.as_ref(), &canonical),
         word: "canonical",
         fields: vec![("canonical", quote(settings, &canonical)), ("automorphisms", automorphisms.to_string())],
-        key: key.map(|form| Form { text: form.as_str().to_owned(), rules: form.rules() }),
+        key: key.as_ref().map(|form| Box::new(Form::of(form))),
         holds_board: true,
     })
 }

@@ -92,7 +92,7 @@ impl Distinct {
         self.origin = (source, crlf);
         let mut kept = Vec::with_capacity(outcomes.len() + self.held.len());
         for (record, mut outcome) in records.range(0, records.len()).zip(outcomes) {
-            let duplicate = outcome.key.take().is_some_and(|key| !self.seen.insert(key));
+            let duplicate = outcome.key.take().is_some_and(|key| !self.seen.insert(*key));
             if duplicate {
                 outcome.out = None;
             }
