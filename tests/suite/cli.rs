@@ -1637,6 +1637,9 @@ fn transform_writes_equivalent_puzzles_in_their_own_format() {
     let turned = puzzle.turned(Turn::LeftToRight);
     let out = run(&["transform", "--turn", "left-to-right", "-q", &line], "");
     assert_eq!(stdout(&out).trim_end(), format!("{turned} {}", turned.rules().region_map()));
+    // A trailing comment stays after the rewritten map.
+    let out = run(&["transform", "--turn", "left-to-right", "-q", &format!("{line}  # a jigsaw")], "");
+    assert_eq!(stdout(&out).trim_end(), format!("{turned} {} # a jigsaw", turned.rules().region_map()));
     let out = run(&["transform", "--turn", "left-to-right", "-q", "--format", "f-puzzles", &line], "");
     assert!(out.status.success());
     assert_eq!(stdout(&out).trim_end().parse::<Board>().unwrap(), turned);
@@ -1648,12 +1651,28 @@ fn transform_writes_equivalent_puzzles_in_their_own_format() {
     assert!(stdout(&out).starts_with("invalid: the turn moves this puzzle's rules"), "{}", stdout(&out));
     // A killer line: cages and sums turned, one solution still.
     let killer = "...........4..2...................6.........13................................... abbccdddeaabfccddegabfhijjjgklliijjmnkloppqrrnstopuqrrvvtouuwxxvvtyyzAAxBBBCDDAAA a=25 b=14 c=17 d=25 e=14 f=12 g=7 h=7 i=14 j=20 k=12 l=21 m=7 n=7 o=8 p=18 q=13 r=16 s=6 t=15 u=14 v=26 w=8 x=16 y=12 z=3 A=21 B=6 C=8 D=13";
-    let out = run(&["transform", "--turn", "clockwise", "-q", killer], "");
+    let out = run(&["transform", "--turn", "clockwise", "-q", &format!("{killer} # ten cages")], "");
     let turned_killer = stdout(&out);
+    assert!(
+        turned_killer.trim_end().ends_with(" D=13 # ten cages") || turned_killer.trim_end().ends_with("# ten cages")
+    );
+    let turned_killer = turned_killer.trim_end().trim_end_matches("# ten cages");
     let original: Board = lazydoku::format::Parser::new().parse(killer).unwrap().0;
     let read: Board = lazydoku::format::Parser::new().parse(turned_killer.trim_end()).unwrap().0;
     assert_eq!(read, original.turned(Turn::Clockwise));
     // A seed and a turn together are a usage error.
     let out = run(&["transform", "--seed", "1", "--turn", "half", EASY], "");
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_5x5_board_with_its_map_and_a_worded_comment_is_a_puzzle_not_a_header() {
+    // 25 symbols are as many as a 25x25 grid's row, and "a jigsaw" made the
+    // line look like a header such as `Grid 01`: it was passed through.
+    let line = "......................... aaabbaabbbcccddcceddeeeed # a jigsaw";
+    let out = run(&["count", "-q", "--limit", "3", line], "");
+    assert_eq!(stdout(&out), "3\n");
+    // A header line before it still passes through.
+    let out = run(&["count", "-q", "--limit", "3"], format!("Grid 01\n{line}\n"));
+    assert_eq!(stdout(&out), "Grid 01\n3\n");
 }

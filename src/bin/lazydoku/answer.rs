@@ -670,7 +670,34 @@ fn with_own_maps(settings: &Settings, puzzle: &Puzzle, board: &Board) -> Option<
     };
     let text = crate::generate::render(board, 0, format, &extras);
     let (read_back, _) = settings.parser.parse(&text).ok()?;
-    (read_back == *board).then(|| text.trim_end().to_owned())
+    if read_back != *board {
+        return None;
+    }
+    let text = text.trim_end();
+    // A one-line puzzle's trailing comment follows its cells and rules: a
+    // token each, and one more for each cage's sum.
+    let comment = (layout.kind() == LayoutKind::Line && format == Format::Line)
+        .then(|| {
+            let tokens = 1
+                + usize::from(extras.regions)
+                + if extras.cages { 1 + puzzle.board.rules().cages().count() } else { 0 }
+                + usize::from(extras.parity)
+                + usize::from(extras.names.is_some());
+            after_tokens(&layout.render(&puzzle.board), tokens).to_owned()
+        })
+        .filter(|comment| !comment.is_empty());
+    Some(comment.map_or_else(|| text.to_owned(), |comment| format!("{text} {comment}")))
+}
+
+/// What follows the first `count` tokens (apart by white space) of `line`,
+/// from the next token on.
+fn after_tokens(line: &str, count: usize) -> &str {
+    let mut rest = line.trim_start();
+    for _ in 0..count {
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        rest = rest[end..].trim_start();
+    }
+    rest.trim_end()
 }
 
 /// `all` for one record: each solution goes to `emit` as soon as the search

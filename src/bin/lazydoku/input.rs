@@ -1155,7 +1155,12 @@ impl Records {
         let token = trimmed.split_whitespace().next().unwrap_or("");
         let length = token.chars().count();
         let free = grid.is_none() && self.mode == Mode::Auto;
-        if free && (self.is_whole_board(token, length) || length > MAX_SIDE) {
+        // A token as long as a 25x25 board's row followed by another as
+        // long is a 5x5 board and its map (jigsaw regions or cages): no row
+        // of a grid has a second token of its length after it.
+        let with_map =
+            || length == MAX_SIDE && trimmed.split_whitespace().nth(1).is_some_and(|map| map.chars().count() == length);
+        if free && (self.is_whole_board(token, length) || length > MAX_SIDE || with_map()) {
             // A whole board, perhaps with a comment, or too long for a row:
             // one line, one record, so that a malformed line is one bad
             // record, not a bad grid.
