@@ -92,6 +92,36 @@ impl Turn {
         matches!(self, Turn::Clockwise | Turn::Anticlockwise | Turn::MainDiagonal | Turn::AntiDiagonal)
     }
 
+    /// The turn's name, in words joined by hyphens, as the command line
+    /// takes it (`transform --turn`): `clockwise`, `half`, `anticlockwise`,
+    /// `top-to-bottom`, `left-to-right`, `main-diagonal`, `anti-diagonal`.
+    ///
+    /// ```
+    /// use lazydoku::Turn;
+    ///
+    /// assert_eq!(Turn::TopToBottom.name(), "top-to-bottom");
+    /// assert!(Turn::ALL.iter().all(|&turn| Turn::from_name(turn.name()) == Some(turn)));
+    /// assert_eq!(Turn::from_name("sideways"), None);
+    /// ```
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Turn::Clockwise => "clockwise",
+            Turn::Half => "half",
+            Turn::Anticlockwise => "anticlockwise",
+            Turn::TopToBottom => "top-to-bottom",
+            Turn::LeftToRight => "left-to-right",
+            Turn::MainDiagonal => "main-diagonal",
+            Turn::AntiDiagonal => "anti-diagonal",
+        }
+    }
+
+    /// The turn that [`Turn::name`] calls `name`, if any.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Turn> {
+        Turn::ALL.into_iter().find(|turn| turn.name() == name)
+    }
+
     /// The turn that undoes this one.
     #[must_use]
     pub const fn inverse(self) -> Turn {

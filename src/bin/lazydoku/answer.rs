@@ -69,39 +69,6 @@ pub enum Question {
     Transform { seed: u64, turn: Option<Turn> },
 }
 
-/// One rotation or reflection of the board, as `transform --turn` names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TurnName {
-    /// A quarter turn clockwise.
-    Clockwise,
-    /// A half turn.
-    Half,
-    /// A quarter turn anticlockwise.
-    Anticlockwise,
-    /// Turned over top to bottom: the top row becomes the bottom row.
-    TopToBottom,
-    /// Turned over left to right: the left column becomes the right column.
-    LeftToRight,
-    /// Rows become columns (the transpose).
-    MainDiagonal,
-    /// Turned over along the diagonal from the top right corner.
-    AntiDiagonal,
-}
-
-impl From<TurnName> for Turn {
-    fn from(name: TurnName) -> Turn {
-        match name {
-            TurnName::Clockwise => Turn::Clockwise,
-            TurnName::Half => Turn::Half,
-            TurnName::Anticlockwise => Turn::Anticlockwise,
-            TurnName::TopToBottom => Turn::TopToBottom,
-            TurnName::LeftToRight => Turn::LeftToRight,
-            TurnName::MainDiagonal => Turn::MainDiagonal,
-            TurnName::AntiDiagonal => Turn::AntiDiagonal,
-        }
-    }
-}
-
 /// The columns of `rate`'s CSV, written once before its rows.
 pub const RATE_HEADER: &str = "puzzle,solutions,givens,guesses,hardest,score,level,canonical";
 

@@ -137,9 +137,11 @@ enum Command {
         /// so each line is drawn apart and a run is the same on every machine.
         #[arg(long, default_value_t = 0, conflicts_with = "turn")]
         seed: u64,
-        /// One rotation or reflection for every puzzle, instead of a random equivalent.
-        #[arg(long, value_enum)]
-        turn: Option<answer::TurnName>,
+        /// One rotation or reflection for every puzzle, instead of a random equivalent: a quarter
+        /// turn (clockwise, anticlockwise), a half turn, turned over top to bottom or left to right,
+        /// or over the main diagonal (rows become columns) or the anti-diagonal.
+        #[arg(long, value_parser = turn_names())]
+        turn: Option<lazydoku::Turn>,
         #[command(flatten)]
         args: BatchArgs,
     },
@@ -552,7 +554,7 @@ fn main() -> ExitCode {
             run_batch(sources(&args), Task::Answer(Question::Canon { unique }), &args)
         }
         Some(Command::Transform { seed, turn, args }) => {
-            let question = Question::Transform { seed, turn: turn.map(lazydoku::Turn::from) };
+            let question = Question::Transform { seed, turn };
             run_batch(sources(&args), Task::Answer(question), &args)
         }
         Some(Command::Trace { input, order, limit, delay, max_memory, puzzle }) => {
@@ -870,4 +872,12 @@ fn run_trace(input: Option<String>, trace: &trace::Trace, puzzle: &PuzzleArgs) -
         None => parser.parse_board(&text),
     };
     trace.run(&board.map_err(|e| format!("{}:{line}: {e}", source.name()))?)
+}
+
+/// `--turn`: the names of the turns ([`lazydoku::Turn::name`]), each one
+/// listed in the help and a usage error otherwise.
+fn turn_names() -> impl clap::builder::TypedValueParser<Value = lazydoku::Turn> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(lazydoku::Turn::ALL.map(lazydoku::Turn::name))
+        .try_map(|name| lazydoku::Turn::from_name(&name).ok_or("not the name of a turn"))
 }
