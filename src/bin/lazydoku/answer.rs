@@ -64,8 +64,8 @@ pub enum Question {
     /// The canonical form; with `unique`, puzzles equivalent to an
     /// earlier one are left out.
     Canon { unique: bool },
-    /// An equivalent puzzle: the one turn, or a random equivalent drawn from
-    /// the seed and the puzzle's line.
+    /// An equivalent puzzle: the one turn, or a random equivalent drawn
+    /// from `--seed` and the puzzle's line.
     Transform { seed: u64, turn: Option<Turn> },
 }
 
