@@ -97,6 +97,20 @@ impl PartialEq for SharedGeometry {
 
 impl Eq for SharedGeometry {}
 
+thread_local! {
+    // The last rules whose invariant turns were found on this thread, with
+    // a bit per turn of `Turn::ALL`. Kept beside the rules rather than in
+    // them, where a cell set on first use would make boards and rules keys
+    // with interior mutability.
+    static INVARIANT_TURNS: RefCell<Option<(Rules, u8)>> = const { RefCell::new(None) };
+}
+
+/// The invariant turns of `rules` as remembered, if they are the last rules
+/// asked about on this thread.
+fn remembered_invariant_turns(rules: &Rules) -> Option<u8> {
+    INVARIANT_TURNS.with(|last| last.borrow().as_ref().and_then(|(last, kept)| (last == rules).then_some(*kept)))
+}
+
 /// Hashes what equality compares, so that equal rules, in whatever order
 /// they were built, hash alike.
 impl std::hash::Hash for Rules {
@@ -1774,28 +1788,44 @@ impl Rules {
     /// # Ok::<(), lazydoku::RulesError>(())
     /// ```
     pub fn invariant_turns(&self) -> impl Iterator<Item = Turn> + '_ {
-        thread_local! {
-            // A bit per turn of `Turn::ALL`. Kept beside the rules rather
-            // than in them, where a cell set on first use would make boards
-            // and rules keys with interior mutability.
-            static LAST: RefCell<Option<(Rules, u8)>> = const { RefCell::new(None) };
-        }
-        let kept = LAST.with(|last| {
-            let mut last = last.borrow_mut();
-            match &*last {
-                Some((rules, kept)) if rules == self => *kept,
-                _ => {
-                    let kept = Turn::ALL
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &turn)| self.turned(turn) == *self)
-                        .fold(0u8, |kept, (i, _)| kept | 1 << i);
-                    *last = Some((self.clone(), kept));
-                    kept
-                }
-            }
+        let kept = remembered_invariant_turns(self).unwrap_or_else(|| {
+            self.shape_keeping_turned();
+            remembered_invariant_turns(self).unwrap_or(0)
         });
         Turn::ALL.into_iter().enumerate().filter(move |&(i, _)| kept >> i & 1 == 1).map(|(_, turn)| turn)
+    }
+
+    /// The turns after which the rules still have their shape: every one
+    /// but those that take rows to columns, when the boxes are rectangular.
+    pub(crate) fn shape_keeping_turns(&self) -> Vec<Turn> {
+        let shape = self.shape();
+        let keeps_shape =
+            |turn: &Turn| !turn.swaps_axes() || shape.box_rows() == shape.box_cols() || !self.geometry.has_boxes();
+        Turn::ALL.into_iter().filter(keeps_shape).collect()
+    }
+
+    /// Each turn that keeps the shape, with the rules it makes: these rules
+    /// themselves where the turn lays them onto themselves. Each is built
+    /// once at most, and the turns that keep the rules are remembered for
+    /// [`Rules::invariant_turns`] (only those can: the others change the
+    /// shape).
+    pub(crate) fn shape_keeping_turned(&self) -> Vec<(Turn, Rules)> {
+        let turns = self.shape_keeping_turns();
+        if let Some(kept) = remembered_invariant_turns(self) {
+            let keeps = |turn: Turn| Turn::ALL.iter().position(|&t| t == turn).is_some_and(|i| kept >> i & 1 == 1);
+            return turns
+                .into_iter()
+                .map(|turn| (turn, if keeps(turn) { self.clone() } else { self.turned(turn) }))
+                .collect();
+        }
+        let turned: Vec<(Turn, Rules)> = turns.into_iter().map(|turn| (turn, self.turned(turn))).collect();
+        let kept = Turn::ALL
+            .iter()
+            .enumerate()
+            .filter(|&(_, turn)| turned.iter().any(|(t, rules)| t == turn && rules == self))
+            .fold(0u8, |kept, (i, _)| kept | 1 << i);
+        INVARIANT_TURNS.with(|last| *last.borrow_mut() = Some((self.clone(), kept)));
+        turned
     }
 
     /// A key that orders rules, equal for equal rules.

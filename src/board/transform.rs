@@ -11,7 +11,7 @@
 //! with the cells.
 
 use super::general::bits;
-use super::{Board, MAX_SIDE, Region, Rules, digit_of_symbol};
+use super::{Board, MAX_SIDE, Rules, digit_of_symbol};
 use crate::random::SplitMix64;
 
 /// A rotation or a reflection of the board: the seven ways, besides
@@ -155,18 +155,6 @@ fn digits_have_meaning(rules: &Rules) -> bool {
         || rules.has_allowed_digits()
 }
 
-/// The turns after which the rules still have their shape: every one but
-/// those that take rows to columns, when the boxes are rectangular.
-fn shape_keeping_turns(rules: &Rules) -> Vec<Turn> {
-    let shape = rules.shape();
-    let keeps_shape = |turn: &Turn| {
-        !turn.swaps_axes()
-            || shape.box_rows() == shape.box_cols()
-            || !rules.regions().any(|(kind, _)| kind == Region::Box)
-    };
-    Turn::ALL.into_iter().filter(keeps_shape).collect()
-}
-
 /// Row-major digits, 0 for empty, of a board's text.
 fn digits_of(board: &Board) -> Vec<u8> {
     board.text().iter().map(|&s| digit_of_symbol(s).unwrap_or(0)).collect()
@@ -209,7 +197,7 @@ impl Board {
         let rules = self.rules();
         let mut random = SplitMix64::new(seed);
         if !has_classic_symmetries(self) {
-            return self.turned_at_random(&rules, &shape_keeping_turns(&rules), &mut random);
+            return self.turned_at_random(&rules, &rules.shape_keeping_turns(), &mut random);
         }
         let side = self.shape().side();
         let labels = shuffled_labels(&mut random, side);
@@ -402,13 +390,9 @@ impl Board {
         let relabel = !digits_have_meaning(&rules);
         let side = self.shape().side();
         let source = digits_of(self);
-        let invariant: Vec<Turn> = rules.invariant_turns().collect();
+        let turned = rules.shape_keeping_turned().into_iter().map(|(turn, rules)| (Some(turn), rules));
         let mut best = None;
-        for turn in std::iter::once(None).chain(shape_keeping_turns(&rules).into_iter().map(Some)) {
-            let turned = match turn {
-                Some(turn) if !invariant.contains(&turn) => rules.turned(turn),
-                _ => rules.clone(),
-            };
+        for (turn, turned) in std::iter::once((None, rules.clone())).chain(turned) {
             let digits = turned_digits(&source, side, turn, relabel);
             let key = (turned.order_key(), digits);
             if best.as_ref().is_none_or(|(best, _)| key < *best) {
