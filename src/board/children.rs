@@ -39,7 +39,8 @@ impl Branching for AsChildren {
 /// Branches that learn where guesses fail, for walks whose order is
 /// theirs to choose: counts without a node budget.
 impl Branching for FailedGuesses {
-    #[inline]
+    #[expect(clippy::inline_always, reason = "part of the count's walk, compiled for `BitManipulation` there")]
+    #[inline(always)]
     fn branch_cell(&self, board: &Board) -> Option<(usize, u32)> {
         board.branch_cell_after_failures(self)
     }
@@ -163,6 +164,10 @@ pub(crate) enum Visit {
 /// [`Visit::Drop`] with `stop`, or the stack is empty (`None`). The boards
 /// it expands branch where `branching` says, [`AsChildren`] for the nodes
 /// of the depth-first search.
+// Always inlined: into `count_in_place`'s two copies (one compiled for
+// `BitManipulation`), and into `Solutions::next` and `fold`.
+#[expect(clippy::inline_always, reason = "see the comment above")]
+#[inline(always)]
 pub(crate) fn walk_in_place(
     stack: &mut Vec<Children>,
     branching: &mut impl Branching,

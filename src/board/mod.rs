@@ -701,6 +701,8 @@ impl Board {
     /// [`Board::branch_cell`], learning from the guesses that failed so
     /// far in a walk (the 9x9 engine; the general engine's choice is its
     /// own).
+    #[expect(clippy::inline_always, reason = "part of the count's walk, compiled for `BitManipulation` there")]
+    #[inline(always)]
     pub(crate) fn branch_cell_after_failures(&self, failures: &FailedGuesses) -> Option<(usize, u32)> {
         match &self.engine {
             Engines::Nine(e) => e.branch_cell_after_failures(failures),

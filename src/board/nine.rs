@@ -26,6 +26,7 @@ use std::ops::ControlFlow;
 use super::engine::Engine;
 use super::residual::{Cells, Residual};
 use super::{Contradiction, EMPTY, SYMBOLS, Shape};
+use crate::cpu::BitManipulation;
 
 /// The nine bits of one row of a band.
 const ROW: u32 = 0x1FF;
@@ -42,7 +43,7 @@ const ALL_PAIRS: u32 = 0x7FF_FFFF;
 #[inline]
 const fn mini_rows(band: u32) -> usize {
     // Bit `9 * row + 3 * box` set where the mini-row has a candidate.
-    let firsts = (band | band >> 1 | band >> 2) & 0x124_9249;
+    let firsts = (band | band >> 1 | band >> 2) & MINI_ROW_FIRSTS;
     // Rows 1 and 2 moved down by 8 and 16 bits interleave with row 0.
     ((firsts | firsts >> 8 | firsts >> 16) & ROW) as usize
 }
@@ -100,6 +101,39 @@ const fn spread_assignments(bits: u32, line_stride: usize, slot_stride: usize) -
 /// [`mini_rows`] gathers them in), spread to the cells of each mini-row
 /// kept: one lookup masks a digit's band.
 const PERMUTATIONS: [u32; 512] = spread_assignments(7, 3, 9);
+
+/// [`PERMUTATIONS`] indexed row by row (bit `3 * row + box`), the order in
+/// which `pext` gathers the mini-rows.
+const PERMUTATIONS_BY_ROW: [u32; 512] = spread_assignments(7, 9, 3);
+
+/// The first cell of each of a band's nine mini-rows.
+const MINI_ROW_FIRSTS: u32 = 0x124_9249;
+
+/// How the band update finds the cells of a digit's band that fit a
+/// placement: through [`mini_rows`]'s shifts on any processor, or one
+/// `pext` where the processor has it.
+trait PlacementFits: Copy {
+    /// The cells of a band kept by [`ASSIGNMENTS`] over its mini-rows.
+    fn fits(self, band: u32) -> u32;
+}
+
+/// [`PlacementFits`] on any processor.
+#[derive(Clone, Copy)]
+struct Shifts;
+
+impl PlacementFits for Shifts {
+    #[inline]
+    fn fits(self, band: u32) -> u32 {
+        PERMUTATIONS[mini_rows(band)]
+    }
+}
+
+impl PlacementFits for BitManipulation {
+    #[inline]
+    fn fits(self, band: u32) -> u32 {
+        PERMUTATIONS_BY_ROW[self.gather(band | band >> 1 | band >> 2, MINI_ROW_FIRSTS) as usize]
+    }
+}
 
 /// [`ASSIGNMENTS`] for a stack's mini-columns (band x column), with the
 /// columns a band keeps at bits `9 * band + column`: shifted to the stack,
@@ -396,7 +430,20 @@ impl Nine {
 
     /// Runs the band inferences on every dirty digit-band pair, then naked
     /// singles, then the stack inferences, until nothing changes.
-    fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
+    ///
+    /// Compiled twice: for BMI2 and its kin, chosen at run time, and for
+    /// the baseline processor.
+    fn propagate(&mut self, dirty: u32) -> Result<(), Contradiction> {
+        match BitManipulation::detect() {
+            Some(instructions) => instructions.run(|| self.propagate_with(instructions, dirty)),
+            None => self.propagate_with(Shifts, dirty),
+        }
+    }
+
+    /// [`Nine::propagate`] with the placements fitted by `fits`.
+    #[expect(clippy::inline_always, reason = "inlined into `BitManipulation::run` to be compiled for its instructions")]
+    #[inline(always)]
+    fn propagate_with(&mut self, fits: impl PlacementFits, mut dirty: u32) -> Result<(), Contradiction> {
         // Digits and bands changed since their last sweep: only those can
         // hold a new single.
         let (mut touched, mut bands) = (0u32, 0u32);
@@ -406,7 +453,7 @@ impl Nine {
                 dirty &= dirty - 1;
                 touched |= 1 << (i / 3);
                 bands |= 1 << (i % 3);
-                self.update(i, &mut dirty)?;
+                self.update(fits, i, &mut dirty)?;
             }
             if self.is_complete() {
                 return Ok(());
@@ -426,9 +473,11 @@ impl Nine {
 
     /// Locked candidates and hidden singles of digit `i / 3` in band `i % 3`;
     /// solves the rows left with one cell.
-    fn update(&mut self, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
+    fn update(&mut self, fits: impl PlacementFits, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
         let (d, b) = (i / 3, i % 3);
-        let band = self.placeable(i)?;
+        let band = self.placeable(fits, i)?;
         self.cand[i] = band;
         // Rows left with one cell, each by a conditional move rather than a
         // branch: which rows are singles is unpredictable.
@@ -449,10 +498,11 @@ impl Nine {
     /// Digit-band pair `i`'s candidates that fit a placement of the digit in
     /// the band: one cell in each row, in three different boxes. None fit is
     /// a contradiction.
-    #[inline]
-    fn placeable(&self, i: usize) -> Result<u32, Contradiction> {
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
+    fn placeable(&self, fits: impl PlacementFits, i: usize) -> Result<u32, Contradiction> {
         let old = self.cand[i];
-        let band = old & PERMUTATIONS[mini_rows(old)];
+        let band = old & fits.fits(old);
         if band == 0 { Err(Contradiction) } else { Ok(band) }
     }
 
@@ -462,7 +512,8 @@ impl Nine {
     ///
     /// Branch-free: the marks are gathered with constant shifts and moved
     /// into place once.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
     fn clear_peers_of(&mut self, new: u32, d: usize, b: usize, dirty: &mut u32) {
         let mut hit = 0;
         for other in 0..9 {
@@ -486,7 +537,8 @@ impl Nine {
     /// Writes digit `d` into the text at the cells `new` of band `b`, at
     /// most one per row. Branch-free, as how many there are is
     /// unpredictable: a row with none rewrites its last cell as it was.
-    #[inline]
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
     fn write_digit(&mut self, new: u32, d: usize, b: usize) {
         let symbol = SYMBOLS[d + 1];
         for row in 0..3 {
@@ -499,6 +551,8 @@ impl Nine {
 
     /// Gives every cell with one candidate left its digit, in the bands of
     /// the mask; an unsolved cell with none is a contradiction.
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
     fn naked_singles(&mut self, bands: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
         let mut found = false;
         for b in 0..3 {
@@ -530,6 +584,8 @@ impl Nine {
 
     /// Locked candidates along columns, for the digits in the mask: in each
     /// stack, a digit's three boxes take its three columns in some order.
+    #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
+    #[inline(always)]
     fn stacks(&mut self, digits: u32, dirty: &mut u32) -> Result<bool, Contradiction> {
         let mut changed = false;
         let mut digits = digits;
@@ -595,6 +651,8 @@ impl Nine {
 
     /// Of the cells given by band, the first with the most unsolved cells
     /// in its row and box.
+    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
+    #[inline(always)]
     fn most_open(&self, cells: &[u32; 3], failures: impl Fn(usize) -> u32) -> usize {
         let mut best = (0, 0);
         for (b, &cells) in cells.iter().enumerate() {
@@ -752,6 +810,8 @@ impl Nine {
     /// [`Engine::branch_cell`], with each guess that failed at once in a
     /// cell ([`FailedGuesses`]) scored as one more unsolved cell in its row
     /// and box.
+    #[expect(clippy::inline_always, reason = "part of the count's walk, compiled for `BitManipulation` there")]
+    #[inline(always)]
     pub(crate) fn branch_cell_after_failures(&self, failures: &FailedGuesses) -> Option<(usize, u32)> {
         self.branch_cell_scored(|cell| failures.at(cell))
     }
@@ -956,6 +1016,51 @@ mod tests {
         *state
     }
 
+    /// Propagation through `pext` and through shifts reaches the same board
+    /// from every start: the hard puzzles' first lines, parsed, and each
+    /// with every candidate of its branch cell assigned. On a processor
+    /// without the instructions only the shifts run, and this checks that
+    /// their answers are found at all.
+    #[test]
+    fn propagation_is_the_same_whichever_way_placements_are_fitted() {
+        let text = include_str!("../../data/puzzles5_forum_hardest_1905_11+");
+        let mut compared = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')).take(300) {
+            let bytes: &[u8; 81] = line.as_bytes()[..81].try_into().expect("81 cells");
+            let start = Nine::from_line(bytes).expect("a puzzle");
+            let both = |board: &Nine, dirty: u32| {
+                let (mut shifted, mut gathered) = (board.clone(), board.clone());
+                let by_shifts = shifted.propagate_with(Shifts, dirty);
+                if let Some(instructions) = BitManipulation::detect() {
+                    let by_pext = instructions.run(|| gathered.propagate_with(instructions, dirty));
+                    assert_eq!(by_shifts.is_ok(), by_pext.is_ok(), "{line}");
+                    if by_shifts.is_ok() {
+                        assert_eq!(
+                            (shifted.cand, shifted.unsolved, shifted.text),
+                            (gathered.cand, gathered.unsolved, gathered.text),
+                            "{line}"
+                        );
+                    }
+                }
+                by_shifts.map(|()| shifted)
+            };
+            let settled = both(&start, ALL_PAIRS).expect("the puzzles have solutions");
+            compared += 1;
+            let Some((cell, bits)) = settled.branch_cell() else { continue };
+            let (b, p) = (cell / 27, cell % 27);
+            let mut bits = bits;
+            while bits != 0 {
+                let d = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let mut guess = settled.clone();
+                guess.cand[3 * d + b] &= !BAND_PEERS[p];
+                let _ = both(&guess, 1 << (3 * d + b));
+                compared += 1;
+            }
+        }
+        assert!(compared > 600, "{compared} propagations compared");
+    }
+
     /// The multiplication gathers the same nine bits as shifting each band's
     /// three columns into place, whatever the other columns hold.
     #[test]
@@ -1007,7 +1112,10 @@ mod tests {
                     expected |= 7 << (9 * row + 3 * b);
                 }
             }
-            assert_eq!(band & PERMUTATIONS[mini_rows(band)], band & expected, "band {band:#x}");
+            assert_eq!(band & Shifts.fits(band), band & expected, "band {band:#x}");
+            if let Some(instructions) = BitManipulation::detect() {
+                assert_eq!(band & instructions.fits(band), band & expected, "pext, band {band:#x}");
+            }
             for row in 0..3 {
                 let cells = (band >> (9 * row)) & ROW;
                 let single = if cells.is_power_of_two() { cells } else { 0 };

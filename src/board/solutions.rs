@@ -7,6 +7,7 @@ use super::children::{AsChildren, Branching, Visit, walk_in_place};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
+use crate::cpu::BitManipulation;
 use crate::search::{Budget, Counter, Dfs, Exhausted, Meter, Search, Shortcut, Stack, Successors};
 
 /// [`Board::children`] as a type of its own, so that the search calls it
@@ -103,7 +104,20 @@ fn stack_of(search: &mut Dfs<Board, Children, BoardChildren>) -> &mut Vec<Childr
 /// a count stopped short stops where [`Counter`] over the search would.
 /// Without one, the boards of the walk branch where guesses have failed
 /// before ([`FailedGuesses`]): the same count, over a smaller tree.
+///
+/// Compiled twice, as [`BitManipulation`] explains: the walk's branch choice
+/// runs on every node.
 fn count_in_place(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize, meter: &mut Meter) -> usize {
+    match BitManipulation::detect() {
+        Some(instructions) => instructions.run(|| count_in_place_with(search, limit, meter)),
+        None => count_in_place_with(search, limit, meter),
+    }
+}
+
+/// [`count_in_place`]'s walk.
+#[expect(clippy::inline_always, reason = "inlined into `BitManipulation::run` to be compiled for its instructions")]
+#[inline(always)]
+fn count_in_place_with(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize, meter: &mut Meter) -> usize {
     if meter.has_node_limit() {
         count_branching(search, &mut AsChildren, limit, meter)
     } else {
@@ -112,6 +126,8 @@ fn count_in_place(search: &mut Dfs<Board, Children, BoardChildren>, limit: usize
 }
 
 /// [`count_in_place`] with the branches of `branching`.
+#[expect(clippy::inline_always, reason = "part of `count_in_place_with`")]
+#[inline(always)]
 fn count_branching(
     search: &mut Dfs<Board, Children, BoardChildren>,
     branching: &mut impl Branching,
