@@ -164,11 +164,22 @@ pub(crate) enum Visit {
 /// [`Visit::Drop`] with `stop`, or the stack is empty (`None`). The boards
 /// it expands branch where `branching` says, [`AsChildren`] for the nodes
 /// of the depth-first search.
-// Always inlined: into `count_in_place`'s two copies (one compiled for
-// `BitManipulation`), and into `Solutions::next` and `fold`.
+pub(crate) fn walk_in_place(
+    stack: &mut Vec<Children>,
+    branching: &mut impl Branching,
+    visit: impl FnMut(&Board) -> Visit,
+) -> Option<Board> {
+    walk_in_place_inlined(stack, branching, visit)
+}
+
+/// [`walk_in_place`], always inlined: into the count's copy compiled for
+/// [`BitManipulation`](crate::cpu::BitManipulation). Everywhere else the
+/// compiler decides; forced into `Solutions::next`, the first solution of
+/// the command line's `solve` ran 4% slower (its branch choice's counters
+/// went through the stack).
 #[expect(clippy::inline_always, reason = "see the comment above")]
 #[inline(always)]
-pub(crate) fn walk_in_place(
+pub(crate) fn walk_in_place_inlined(
     stack: &mut Vec<Children>,
     branching: &mut impl Branching,
     mut visit: impl FnMut(&Board) -> Visit,

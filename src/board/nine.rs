@@ -651,9 +651,16 @@ impl Nine {
 
     /// Of the cells given by band, the first with the most unsolved cells
     /// in its row and box.
-    #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
-    #[inline(always)]
     fn most_open(&self, cells: &[u32; 3], failures: impl Fn(usize) -> u32) -> usize {
+        self.most_open_inlined(cells, failures)
+    }
+
+    /// [`Nine::most_open`], always inlined: into the count's walk, compiled
+    /// for [`BitManipulation`]. Forced into every walk, the first solution's
+    /// walk ran slower (see `walk_in_place_inlined`).
+    #[expect(clippy::inline_always, reason = "see the comment above")]
+    #[inline(always)]
+    fn most_open_inlined(&self, cells: &[u32; 3], failures: impl Fn(usize) -> u32) -> usize {
         let mut best = (0, 0);
         for (b, &cells) in cells.iter().enumerate() {
             if cells == 0 {
@@ -802,7 +809,7 @@ impl Engine for Nine {
     #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
     #[inline(always)]
     fn branch_cell(&self) -> Option<(usize, u32)> {
-        self.branch_cell_scored(|_| 0)
+        self.branch_cell_scored::<false>(|_| 0)
     }
 }
 
@@ -813,14 +820,14 @@ impl Nine {
     #[expect(clippy::inline_always, reason = "part of the count's walk, compiled for `BitManipulation` there")]
     #[inline(always)]
     pub(crate) fn branch_cell_after_failures(&self, failures: &FailedGuesses) -> Option<(usize, u32)> {
-        self.branch_cell_scored(|cell| failures.at(cell))
+        self.branch_cell_scored::<true>(|cell| failures.at(cell))
     }
 
     /// [`Engine::branch_cell`], with `failures` of each cell added to its
     /// score above [`FIRST_PAIR`] empty cells.
     #[expect(clippy::inline_always, reason = "part of the walk's step: see `AsChildren::branch_cell`")]
     #[inline(always)]
-    fn branch_cell_scored(&self, failures: impl Fn(usize) -> u32) -> Option<(usize, u32)> {
+    fn branch_cell_scored<const INLINED: bool>(&self, failures: impl Fn(usize) -> u32) -> Option<(usize, u32)> {
         // Near the leaves the order matters little: the first cell with two
         // candidates is taken, and the bands after it are not counted.
         let near_leaves = usize::from(self.settled_empty) <= FIRST_PAIR;
@@ -828,7 +835,13 @@ impl Nine {
             ControlFlow::Break(cell) => cell,
             ControlFlow::Continue(pairs) => {
                 let fewest = if pairs == [0; 3] { self.fewest_candidates()? } else { pairs };
-                if near_leaves { first_cell(&fewest)? } else { self.most_open(&fewest, failures) }
+                if near_leaves {
+                    first_cell(&fewest)?
+                } else if INLINED {
+                    self.most_open_inlined(&fewest, failures)
+                } else {
+                    self.most_open(&fewest, failures)
+                }
             }
         };
         Some((cell, self.candidate_bits(cell)))

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use super::children::{AsChildren, Branching, Visit, walk_in_place};
+use super::children::{AsChildren, Branching, Visit, walk_in_place, walk_in_place_inlined};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
@@ -139,7 +139,7 @@ fn count_branching(
     }
     let mut shortcut = DirectCount::under(meter);
     let mut count = 0;
-    walk_in_place(stack_of(search), branching, |board| {
+    walk_in_place_inlined(stack_of(search), branching, |board| {
         if !meter.tick() {
             return Visit::Refuse;
         }
