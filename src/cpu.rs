@@ -1,12 +1,14 @@
 //! Processor features chosen at run time, and cache prefetch hints: the one
 //! place in the crate that may use `unsafe`, and only to call code compiled
-//! for a feature once the processor is known to have it, or to issue a
-//! prefetch.
+//! for a feature once the processor is known to have it, to read the
+//! processor's identity (`cpuid`), or to issue a prefetch.
 //!
 //! Baseline x86-64 has no `popcnt` instruction, so `u64::count_ones`
 //! compiles to a dozen instructions unless the whole program is built for a
 //! newer processor. The exact cover search counts bits in its inner loop,
 //! where the instruction matters (docs/performance.md has the figures).
+//! The 9x9 engine's propagation runs a copy compiled for BMI2 and its kin
+//! ([`BitManipulation`]).
 //! The clause-learning solver's unit propagation waits on cache misses that
 //! a prefetch a few clauses ahead overlaps.
 #![allow(unsafe_code)]
