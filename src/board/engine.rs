@@ -56,10 +56,31 @@ pub(crate) trait Engine {
 /// The classic board has an engine of its own; every other shape shares
 /// the general engine, whose cells are on the heap (so that it is no larger
 /// than the 9x9 board).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) enum Engines {
     Nine(Nine),
     General(General),
+}
+
+impl Clone for Engines {
+    #[inline]
+    fn clone(&self) -> Engines {
+        match self {
+            Engines::Nine(e) => Engines::Nine(e.clone()),
+            Engines::General(e) => Engines::General(e.clone()),
+        }
+    }
+
+    /// In place when both boards have the same engine: see
+    /// [`Nine::clone_from`] and [`General::clone_from`].
+    #[inline]
+    fn clone_from(&mut self, source: &Engines) {
+        match (self, source) {
+            (Engines::Nine(to), Engines::Nine(from)) => to.clone_from(from),
+            (Engines::General(to), Engines::General(from)) => to.clone_from(from),
+            (to, from) => *to = from.clone(),
+        }
+    }
 }
 
 impl Engine for Engines {

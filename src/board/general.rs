@@ -1037,6 +1037,18 @@ impl Clone for General {
             settled: self.settled,
         }
     }
+
+    /// Into the buffers already held, with no trip through the spare pools.
+    fn clone_from(&mut self, source: &General) {
+        self.geometry.clone_from(&source.geometry);
+        self.text.clone_from(&source.text);
+        self.cands.clone_from(&source.cands);
+        self.places.clone_from(&source.places);
+        self.changed.clone_from(&source.changed);
+        self.conflict = source.conflict;
+        self.empty = source.empty;
+        self.settled = source.settled;
+    }
 }
 
 impl Drop for General {

@@ -104,9 +104,20 @@ pub(crate) struct Contradiction;
 /// assert_eq!(solution.as_str().len(), 81);
 /// # Ok::<(), lazydoku::ParseError>(())
 /// ```
-#[derive(Clone)]
 pub struct Board {
     engine: Engines,
+}
+
+impl Clone for Board {
+    #[inline]
+    fn clone(&self) -> Board {
+        Board { engine: self.engine.clone() }
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &Board) {
+        self.engine.clone_from(&source.engine);
+    }
 }
 
 impl Board {
