@@ -430,9 +430,7 @@ impl Nine {
         let i = 3 * d + b;
         self.cand[i] &= !(1 << p);
         let pending = if self.settled { 0 } else { ALL_PAIRS };
-        self.propagate(pending | 1 << i)?;
-        self.settle_here();
-        Ok(())
+        self.propagate(pending | 1 << i)
     }
 
     /// Gives position `p` of band `b` to digit `d` within the band: the other
@@ -445,6 +443,7 @@ impl Nine {
     }
 
     /// Marks the board propagated, noting its empty cells.
+    #[inline]
     fn settle_here(&mut self) {
         self.settled = true;
         #[expect(clippy::cast_possible_truncation, reason = "81 at most")]
@@ -454,15 +453,29 @@ impl Nine {
     }
 
     /// Runs the band inferences on every dirty digit-band pair, then naked
-    /// singles, then the stack inferences, until nothing changes.
+    /// singles, then the stack inferences, until nothing changes, and marks
+    /// the board settled.
     ///
     /// Compiled twice: for BMI2 and its kin, chosen at run time, and for
-    /// the baseline processor.
+    /// the baseline processor. The settling is part of it, so that its
+    /// count of empty cells is a population-count instruction where the
+    /// processor has one, rather than the dozens of instructions of the
+    /// baseline's count.
     fn propagate(&mut self, dirty: u32) -> Result<(), Contradiction> {
-        match BitManipulation::detect() {
-            Some(instructions) => instructions.run(|| self.propagate_with(instructions, dirty)),
-            None => self.propagate_with(Shifts, dirty),
+        if let Some(instructions) = BitManipulation::detect() {
+            instructions.run(|| self.propagate_and_settle(instructions, dirty))
+        } else {
+            self.propagate_and_settle(Shifts, dirty)
         }
+    }
+
+    /// [`Nine::propagate`]'s body, for each way of fitting placements.
+    #[expect(clippy::inline_always, reason = "inlined into `BitManipulation::run` to be compiled for its instructions")]
+    #[inline(always)]
+    fn propagate_and_settle(&mut self, fits: impl PlacementFits, dirty: u32) -> Result<(), Contradiction> {
+        self.propagate_with(fits, dirty)?;
+        self.settle_here();
+        Ok(())
     }
 
     /// [`Nine::propagate`] with the placements fitted by `fits`.
@@ -715,9 +728,7 @@ impl Nine {
         let i = 3 * d + b;
         self.cand[i] &= !BAND_PEERS[p];
         let pending = if self.settled { 0 } else { ALL_PAIRS };
-        self.propagate(pending | 1 << i)?;
-        self.settle_here();
-        Ok(())
+        self.propagate(pending | 1 << i)
     }
 
     /// Gives `cell` the digit of `bit` on a settled board with four empty
@@ -859,9 +870,7 @@ impl Engine for Nine {
 
     /// Propagates everything pending on the board.
     fn propagate_all(&mut self) -> Result<(), Contradiction> {
-        self.propagate(ALL_PAIRS)?;
-        self.settle_here();
-        Ok(())
+        self.propagate(ALL_PAIRS)
     }
 
     /// The cell to branch on and its candidates, or `None` when complete.
