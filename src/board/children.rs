@@ -164,22 +164,11 @@ pub(crate) enum Visit {
 /// [`Visit::Drop`] with `stop`, or the stack is empty (`None`). The boards
 /// it expands branch where `branching` says, [`AsChildren`] for the nodes
 /// of the depth-first search.
+///
+/// Left to the compiler to inline: forced into `Solutions::next`, the first
+/// solution of the command line's `solve` ran 4% slower (its branch
+/// choice's counters went through the stack).
 pub(crate) fn walk_in_place(
-    stack: &mut Vec<Children>,
-    branching: &mut impl Branching,
-    visit: impl FnMut(&Board) -> Visit,
-) -> Option<Board> {
-    walk_in_place_inlined(stack, branching, visit)
-}
-
-/// [`walk_in_place`], always inlined: into the count's copy compiled for
-/// [`BitManipulation`](crate::cpu::BitManipulation). Everywhere else the
-/// compiler decides; forced into `Solutions::next`, the first solution of
-/// the command line's `solve` ran 4% slower (its branch choice's counters
-/// went through the stack).
-#[expect(clippy::inline_always, reason = "see the comment above")]
-#[inline(always)]
-pub(crate) fn walk_in_place_inlined(
     stack: &mut Vec<Children>,
     branching: &mut impl Branching,
     mut visit: impl FnMut(&Board) -> Visit,
@@ -245,7 +234,8 @@ pub(crate) fn walk_in_place_inlined(
 }
 
 /// [`walk_in_place`] going on past each board taken, which `take` folds
-/// into the accumulator: the walk behind `solutions().fold(..)`.
+/// into the accumulator: the walk behind `solutions().fold(..)` and the
+/// 9x9 count.
 ///
 /// The entries it leaves (children dropped, taken or failed) stay in the
 /// stack's memory above the live ones until it returns, and a new child
@@ -253,13 +243,14 @@ pub(crate) fn walk_in_place_inlined(
 /// is written once, where a new entry is written into a temporary and then
 /// into the stack, and a board taken is copied out of its entry, which
 /// stays for the next child. Enumerating `million.txt` ran 6 to 9% faster
-/// so (docs/performance.md). [`walk_in_place`] keeps its own loop: each of
+/// so, and the count to 2 of the hardest sets 1 to 2% (docs/performance.md).
+/// [`walk_in_place`] keeps its own loop: each of
 /// its calls returns with the stack as the search left it, so its spent
 /// entries would be dropped at every return, and written this way it ran
 /// 7% slower in a `for` loop over the solutions.
 #[expect(
     clippy::inline_always,
-    reason = "the loop of `Solutions::fold`, inlined into it as `walk_in_place` is into `next`"
+    reason = "the loop of `Solutions::fold` and of the count compiled for `BitManipulation`"
 )]
 #[inline(always)]
 pub(crate) fn fold_walk<B>(

@@ -695,7 +695,7 @@ impl Nine {
 
     /// [`Nine::most_open`], always inlined: into the count's walk, compiled
     /// for [`BitManipulation`]. Forced into every walk, the first solution's
-    /// walk ran slower (see `walk_in_place_inlined`).
+    /// walk ran slower (see `walk_in_place`).
     #[expect(clippy::inline_always, reason = "see the comment above")]
     #[inline(always)]
     fn most_open_inlined(&self, cells: &[u32; 3], failures: impl Fn(usize) -> u32) -> usize {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::iter::FusedIterator;
 
-use super::children::{AsChildren, Branching, Visit, fold_walk, walk_in_place, walk_in_place_inlined};
+use super::children::{AsChildren, Branching, Visit, fold_walk, walk_in_place};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
@@ -98,7 +98,7 @@ fn stack_of(search: &mut Dfs<Board, Children, BoardChildren>) -> &mut Vec<Childr
 }
 
 /// The count of [`Board::count_solutions`] over a depth-first search of
-/// [`Board::children`], begun or not, walked in place ([`walk_in_place`]).
+/// [`Board::children`], begun or not, walked in place ([`fold_walk`]).
 ///
 /// Under a node budget the nodes are the search's, in its order, so that
 /// a count stopped short stops where [`Counter`] over the search would.
@@ -139,7 +139,7 @@ fn count_branching(
     }
     let mut shortcut = DirectCount::under(meter);
     let mut count = 0;
-    walk_in_place_inlined(stack_of(search), branching, |board| {
+    let visit = |board: &Board| {
         if !meter.tick() {
             return Visit::Refuse;
         }
@@ -150,7 +150,8 @@ fn count_branching(
             None => return Visit::Expand,
         };
         Visit::Drop { stop: count >= limit }
-    });
+    };
+    fold_walk(stack_of(search), branching, visit, (), |(), _| ());
     count
 }
 
