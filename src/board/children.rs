@@ -242,12 +242,12 @@ pub(crate) fn walk_in_place(
 /// is copied over one of them (`clone_from`). A 9x9 board copied that way
 /// is written once, where a new entry is written into a temporary and then
 /// into the stack, and a board taken is copied out of its entry, which
-/// stays for the next child. Enumerating `million.txt` ran 6 to 9% faster
-/// so, and the count to 2 of the hardest sets 1 to 2% (docs/performance.md).
-/// [`walk_in_place`] keeps its own loop: each of
-/// its calls returns with the stack as the search left it, so its spent
-/// entries would be dropped at every return, and written this way it ran
-/// 7% slower in a `for` loop over the solutions.
+/// stays for the next child. Enumerating `million.txt` ran about 6%
+/// faster so, and the count to 2 of the hardest sets 1 to 2%
+/// (docs/performance.md). [`walk_in_place`] keeps its own loop: each of its
+/// calls returns with the stack as the search left it, so its spent entries
+/// would be dropped at every return, and written this way it ran 7% slower
+/// in a `for` loop over the solutions.
 #[expect(
     clippy::inline_always,
     reason = "the loop of `Solutions::fold` and of the count compiled for `BitManipulation`"
