@@ -721,6 +721,15 @@ impl Board {
         }
     }
 
+    /// An empty 9x9 board, for a 9x9 board to be copied over.
+    #[inline]
+    pub(crate) fn blank_like(&self) -> Option<Board> {
+        match &self.engine {
+            Engines::Nine(_) => Some(Board { engine: Engines::Nine(Nine::empty()) }),
+            Engines::General(_) => None,
+        }
+    }
+
     /// Gives the empty `cell` the digit of `bit` and propagates.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         self.engine.assign_and_propagate(cell, bit)
