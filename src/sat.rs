@@ -37,18 +37,12 @@ const fn negate(lit: Lit) -> Lit {
     lit ^ 1
 }
 
-/// 1 for a negative literal, 0 for a positive one.
-#[inline]
-const fn sign(lit: Lit) -> u8 {
-    (lit & 1) as u8
-}
-
 #[inline]
 const fn var_of(lit: Lit) -> usize {
     (lit >> 1) as usize
 }
 
-/// Values of variables: the low bit is the value; unassigned is `UNSET`.
+/// Values of literals: 1 true, 0 false; unassigned is `UNSET`.
 const UNSET: u8 = 2;
 
 /// Why a variable has its value.
@@ -123,7 +117,11 @@ const CLAUSE_DECAY: f32 = 0.999;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Solver {
-    /// Value of each variable (`UNSET`, 0 or 1).
+    /// Value of each literal (`UNSET`, 0 or 1), both of a variable's kept
+    /// together: unit propagation reads a literal's value with one load,
+    /// where a value per variable took a shift and a comparison with the
+    /// sign, and counting `data/edge25.txt` to 2 ran 5% faster so
+    /// (docs/performance.md).
     values: Vec<u8>,
     level: Vec<u32>,
     reason: Vec<Reason>,
@@ -153,7 +151,7 @@ pub(crate) struct Solver {
     consistent: bool,
     /// Scratch of conflict analysis.
     seen: Vec<bool>,
-    /// The last model found.
+    /// The last model found, as `values`.
     model: Vec<u8>,
     conflicts: u64,
     /// Conflicts at which the learned clauses are next reduced.
@@ -199,7 +197,7 @@ impl Solver {
             heap.insert(v, &activity);
         }
         Solver {
-            values: vec![UNSET; vars],
+            values: vec![UNSET; 2 * vars],
             level: vec![0; vars],
             reason: vec![Reason::None; vars],
             // Deciding a variable true first: on the puzzles counted here,
@@ -241,12 +239,12 @@ impl Solver {
 
     #[inline]
     fn is_true(&self, lit: Lit) -> bool {
-        self.values[var_of(lit)] == 1 ^ sign(lit)
+        self.values[lit as usize] == 1
     }
 
     #[inline]
     fn is_false(&self, lit: Lit) -> bool {
-        self.values[var_of(lit)] == sign(lit)
+        self.values[lit as usize] == 0
     }
 
     fn decision_level(&self) -> u32 {
@@ -255,7 +253,7 @@ impl Solver {
 
     /// Whether variable `var` is true in the last model found.
     pub(crate) fn model_value(&self, var: usize) -> bool {
-        self.model[var] == 1
+        self.model[var << 1] == 1
     }
 
     /// Adds a clause; returns `false` once the clauses are contradictory.
@@ -326,10 +324,15 @@ impl Solver {
         self.arena[c as usize + ACTIVITY] = activity.to_bits();
     }
 
-    #[inline]
+    // Always inlined: left to the compiler, it stayed a call of its own
+    // from unit propagation, and the count of `data/edge25.txt` to 2 ran
+    // 2% slower (docs/performance.md).
+    #[expect(clippy::inline_always, reason = "measured: see the comment above")]
+    #[inline(always)]
     fn assign(&mut self, lit: Lit, reason: Reason) {
         let v = var_of(lit);
-        self.values[v] = 1 ^ sign(lit);
+        self.values[lit as usize] = 1;
+        self.values[negate(lit) as usize] = 0;
         self.level[v] = self.decision_level();
         self.reason[v] = reason;
         self.trail.push(lit);
@@ -372,7 +375,7 @@ impl Solver {
                     lits.swap(0, 1);
                 }
                 let first = lits[0];
-                if first != watch.blocker && self.values[var_of(first)] == 1 ^ sign(first) {
+                if first != watch.blocker && self.values[first as usize] == 1 {
                     watches[j] = Watch { clause: watch.clause, blocker: first };
                     j += 1;
                     continue;
@@ -381,7 +384,7 @@ impl Solver {
                 let mut moved = false;
                 for k in 2..lits.len() {
                     let lit = lits[k];
-                    if self.values[var_of(lit)] != sign(lit) {
+                    if self.values[lit as usize] != 0 {
                         lits.swap(1, k);
                         self.watches[lit as usize].push(Watch { clause: watch.clause, blocker: first });
                         moved = true;
@@ -718,8 +721,9 @@ impl Solver {
         let start = self.trail_limits[level as usize];
         for k in (start..self.trail.len()).rev() {
             let v = var_of(self.trail[k]);
-            self.phase[v] = self.values[v];
-            self.values[v] = UNSET;
+            self.phase[v] = self.values[2 * v];
+            self.values[2 * v] = UNSET;
+            self.values[2 * v + 1] = UNSET;
             self.reason[v] = Reason::None;
             self.heap.insert(v, &self.activity);
         }
@@ -897,7 +901,7 @@ impl Solver {
 
     fn next_unassigned(&mut self) -> Option<usize> {
         while let Some(v) = self.heap.pop(&self.activity) {
-            if self.values[v] == UNSET {
+            if self.values[2 * v] == UNSET {
                 return Some(v);
             }
         }
