@@ -120,7 +120,7 @@ pub(crate) struct Solver {
     /// Value of each literal (`UNSET`, 0 or 1), both of a variable's kept
     /// together: unit propagation reads a literal's value with one load,
     /// where a value per variable took a shift and a comparison with the
-    /// sign, and counting `data/edge25.txt` to 2 ran 5% faster so
+    /// sign, and counting `data/edge25.txt` to 2 ran 3 to 5% faster so
     /// (docs/performance.md).
     values: Vec<u8>,
     level: Vec<u32>,
