@@ -1039,8 +1039,9 @@ const fn digit_bytes(word: u64) -> u64 {
 }
 
 /// The high bits of the eight bytes of `bits` (no other bit set) as the
-/// eight bits of a byte, the first byte's lowest: each lands on bit 56 of
-/// its own partial product, with no two products overlapping.
+/// eight bits of a byte, the first byte's lowest: moved down to bit `8i`,
+/// byte `i`'s bit meets the multiplier's bit `7(8 - i)` at bit `56 + i`,
+/// and no two of the partial products share a bit, so nothing carries.
 const fn high_bits_gathered(bits: u64) -> u8 {
     ((bits >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }

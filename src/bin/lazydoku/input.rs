@@ -1166,7 +1166,6 @@ impl Records {
         }
     }
 
-    /// What a line is, given the grid being gathered, if any.
     /// The common case of [`Records::classify`], first: a line that is one
     /// token of printable ASCII, as in every large dataset, and a whole
     /// board (or longer than any row), outside a grid.
@@ -1180,6 +1179,7 @@ impl Records {
             && (self.is_whole_board(text, bytes.len()) || bytes.len() > MAX_SIDE)
     }
 
+    /// What a line is, given the grid being gathered, if any.
     fn classify(&self, text: &str, grid: Option<&Grid>) -> Kind {
         if grid.is_none() && self.is_plain_line_puzzle(text) {
             return Kind::LinePuzzle;
