@@ -246,13 +246,7 @@ pub(crate) struct Nine {
 impl Clone for Nine {
     #[inline]
     fn clone(&self) -> Nine {
-        Nine {
-            text: self.text,
-            cand: self.cand,
-            unsolved: self.unsolved,
-            settled: self.settled,
-            settled_empty: self.settled_empty,
-        }
+        Nine { ..*self }
     }
 
     /// Field by field into place: the walk copies a parent's board over a
