@@ -8,7 +8,7 @@ use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
 use lazydoku::{Board, Children, Relation, Rules, Turn};
 
-use crate::input::Record;
+use crate::input::{Piece, Record};
 use lazydoku::format::LayoutKind;
 
 /// The search order.
@@ -278,6 +278,58 @@ fn in_place(settings: &Settings, record: &Record<&str>, mut outcome: Outcome) ->
 /// The answer to `solve`, `count` and `check` for one record.
 pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, origin: Origin<'_>) -> Outcome {
     in_place(settings, record, answer_alone(settings, question, record, origin))
+}
+
+/// Whether `question` under `settings` answers a bare line as
+/// [`solve_bare_line`] does: `solve`, depth-first, in the puzzles' own
+/// format, read with the default parser and no rules from the command line.
+pub fn answers_bare_lines(settings: &Settings, question: Question) -> bool {
+    matches!(question, Question::Solve)
+        && settings.order == Order::Dfs
+        && settings.format.is_none()
+        && settings.rules.is_none()
+        && settings.parser == Parser::new()
+}
+
+/// `solve`'s answer to a whole record of one line with no whitespace
+/// within it (a bare line, nearly every record of a large input), where
+/// [`answers_bare_lines`] holds: a solution written straight onto the end of
+/// `out` with its line break, and the outcome that counts it (with no
+/// output of its own); or the outcome of no solution or of a search
+/// stopped, as [`answer`] gives it. `None` for any other record, and for a
+/// line that does not parse, which [`answer`] then reads again to say why.
+///
+/// The general way builds a layout, a puzzle that holds it and a string
+/// per answer; here the solution is copied once, from the board into the
+/// block. One job of the command line on a million 17-clue lines spends
+/// a few percent of its time on those (docs/performance.md).
+pub fn solve_bare_line(
+    settings: &Settings,
+    record: &Record<&str>,
+    origin: Origin<'_>,
+    out: &mut String,
+) -> Option<Outcome> {
+    let Record::Puzzle { line, lines: 1, text, piece } = *record else { return None };
+    if piece != Piece::WHOLE || text.starts_with('{') || has_inner_whitespace(text) {
+        return None;
+    }
+    let board = settings.parser.parse_board(text).ok()?;
+    let outcome = match board.solve_within(settings.budget) {
+        (Some(solution), None) => {
+            out.push_str(solution.as_str());
+            out.push('\n');
+            Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined: false }
+        }
+        (None, None) => Outcome {
+            out: Some("no solution".to_owned()),
+            status: Some(Status::NoSolution),
+            problem: Some(Problem { line, column: None, reason: "no solution".to_owned() }),
+            key: None,
+            joined: false,
+        },
+        (_, Some(stopped)) => failure(settings, origin, line, 1, Status::Stopped, None, stopped.to_string()),
+    };
+    Some(outcome)
 }
 
 /// [`answer`], before it is known whether it goes on with the next.
@@ -1175,7 +1227,82 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::quote_str;
+    use super::*;
+
+    fn settings(budget: Budget) -> Settings {
+        Settings {
+            task: Task::Answer(Question::Solve),
+            order: Order::Dfs,
+            max_memory: u64::MAX,
+            budget,
+            format: None,
+            parser: Parser::new(),
+            rules: None,
+            quiet: true,
+        }
+    }
+
+    /// What a block holds after an outcome, and what it counts and
+    /// reports, as one string.
+    fn written(before: &str, outcome: &Outcome) -> String {
+        assert!(!outcome.joined);
+        let out = outcome.out.as_ref().map(|out| format!("{out}\n"));
+        format!("{before}{}|{:?}|{:?}", out.unwrap_or_default(), outcome.status, outcome.problem)
+    }
+
+    /// A bare line answered straight into the block reads as the general
+    /// way's answer: solved lines of every size, lines with no solution,
+    /// searches stopped by a budget. Lines the quick way leaves (objects,
+    /// digits in groups, pieces of arrays, lines that do not parse) are
+    /// left whole to the general way.
+    #[test]
+    fn bare_lines_answered_straight_into_the_block_read_as_answers() {
+        let files = [
+            include_str!("../../../data/puzzles2_17_clue"),
+            include_str!("../../../data/puzzles5_forum_hardest_1905_11+"),
+            include_str!("../../../data/puzzles7_serg_benchmark"),
+            include_str!("../../../data/hard16.txt"),
+            include_str!("../../../data/hard25.txt"),
+        ];
+        // The 16x16 and 25x25 lines have comments after them: the general
+        // way reads them, and the quick way their first words.
+        let taken = files.iter().flat_map(|text| text.lines().filter(|l| !l.starts_with('#')).take(40));
+        let first_words = taken.clone().filter_map(|l| l.split_whitespace().next());
+        // A line that does not parse, and one with no solution.
+        let clash = format!("11{}", ".".repeat(79));
+        let no_solution = format!("12345678.........9{}", ".".repeat(63));
+        let odd = ["1234", "{\"puzzle\": \"1...\"}", "12 34 21 43", "x".repeat(81).leak(), ".".repeat(80).leak()];
+        let lines: Vec<&str> =
+            taken.chain(first_words).chain([clash.as_str(), no_solution.as_str()]).chain(odd).collect();
+        let (mut quick_lines, mut general_lines, mut no_solutions, mut stopped) = (0, 0, 0, 0);
+        for budget in [Budget::UNLIMITED, Budget::nodes(3)] {
+            let settings = settings(budget);
+            assert!(answers_bare_lines(&settings, Question::Solve));
+            for (at, line) in lines.iter().enumerate() {
+                for piece in [Piece::WHOLE, Piece { in_array: true, ..Piece::WHOLE }] {
+                    let record = Record::Puzzle { line: at + 1, lines: 1, text: *line, piece };
+                    let origin = Origin { file: None };
+                    let general = answer(&settings, Question::Solve, &record, origin);
+                    let mut block = "earlier\n".to_owned();
+                    let bare = piece == Piece::WHOLE && !line.contains(' ') && !line.starts_with('{');
+                    let Some(quick) = solve_bare_line(&settings, &record, origin, &mut block) else {
+                        assert_eq!(block, "earlier\n", "{line}");
+                        assert!(!bare || settings.parser.parse_board(line).is_err(), "{line}");
+                        general_lines += 1;
+                        continue;
+                    };
+                    assert!(bare, "{line}");
+                    no_solutions += usize::from(quick.status == Some(Status::NoSolution));
+                    stopped += usize::from(quick.status == Some(Status::Stopped));
+                    assert_eq!(written(&block, &quick), written("earlier\n", &general), "{line}");
+                    quick_lines += 1;
+                }
+            }
+        }
+        // Every bare line that parses, under both budgets.
+        assert!(quick_lines >= 2 * 130, "{quick_lines} {general_lines}");
+        assert!(no_solutions >= 1 && stopped >= 40, "{no_solutions} {stopped}");
+    }
 
     #[test]
     fn json_strings_escape_quotes_backslashes_and_control_characters_only() {

@@ -17,7 +17,10 @@ use rayon::prelude::*;
 
 use lazydoku::format::Parser;
 
-use crate::answer::{Origin, Outcome, Problem, Question, Settings, Status, Task, answer, keeps_layout, stream_all};
+use crate::answer::{
+    Origin, Outcome, Problem, Question, Settings, Status, Task, answer, answers_bare_lines, keeps_layout,
+    solve_bare_line, stream_all,
+};
 use crate::input::{Chunk, Mode, Record, Records, Source};
 
 /// Records per chunk: enough to keep every core busy, few enough that
@@ -527,13 +530,15 @@ fn answer_in_blocks(
     origin: Origin<'_>,
     jobs: usize,
 ) -> Vec<Block> {
+    let bare_lines = answers_bare_lines(settings, question);
     let block = |start: usize| {
         // Room for answers as long as their records, as a solution's line
         // is: the block's string then grows once at most.
         let room = records.text_len(start, start + BLOCK) + BLOCK;
         let mut block = Block { text: String::with_capacity(room), ..Block::default() };
         for record in records.range(start, start + BLOCK) {
-            block.add(answer(settings, question, &record, origin));
+            let quick = if bare_lines { solve_bare_line(settings, &record, origin, &mut block.text) } else { None };
+            block.add(quick.unwrap_or_else(|| answer(settings, question, &record, origin)));
         }
         block
     };
