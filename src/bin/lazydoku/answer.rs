@@ -281,30 +281,31 @@ pub fn answer(settings: &Settings, question: Question, record: &Record<&str>, or
 }
 
 /// Whether `question` under `settings` answers a bare line as
-/// [`solve_bare_line`] does: `solve`, depth-first, in the puzzles' own
-/// format, read with the default parser and no rules from the command line.
+/// [`answer_bare_line`] does: `solve`, `count` or `check`, depth-first, in
+/// the puzzles' own format, read with the default parser and no rules from
+/// the command line.
 pub fn answers_bare_lines(settings: &Settings, question: Question) -> bool {
-    matches!(question, Question::Solve)
+    matches!(question, Question::Solve | Question::Count(_) | Question::Check)
         && settings.order == Order::Dfs
         && settings.format.is_none()
         && settings.rules.is_none()
         && settings.parser == Parser::new()
 }
 
-/// `solve`'s answer to a whole record of one line with no whitespace
-/// within it (a bare line, nearly every record of a large input), where
-/// [`answers_bare_lines`] holds: a solution written straight onto the end of
-/// `out` with its line break, and the outcome that counts it (with no
-/// output of its own); or the outcome of no solution or of a search
-/// stopped, as [`answer`] gives it. `None` for any other record, and for a
-/// line that does not parse, which [`answer`] then reads again to say why.
+/// The answer to a whole record of one line with no whitespace within it
+/// (a bare line, nearly every record of a large input), where
+/// [`answers_bare_lines`] holds: the answer's line written straight onto
+/// the end of `out`, and the outcome that counts it and says what to
+/// report, with no output of its own; or the outcome of a search stopped,
+/// as [`answer`] gives it. `None` for any other record, and for a line that
+/// does not parse, which [`answer`] then reads again to say why.
 ///
-/// The general way builds a layout, a puzzle that holds it and a string
-/// per answer; here the solution is copied once, from the board into the
-/// block. One job of the command line on a million 17-clue lines spends
-/// a few percent of its time on those (docs/performance.md).
-pub fn solve_bare_line(
+/// The general way builds a layout, a puzzle that holds it, and a string
+/// for each answer, which the block then copies: a few percent of the time
+/// of solving a million 17-clue lines on one job (docs/performance.md).
+pub fn answer_bare_line(
     settings: &Settings,
+    question: Question,
     record: &Record<&str>,
     origin: Origin<'_>,
     out: &mut String,
@@ -314,22 +315,62 @@ pub fn solve_bare_line(
         return None;
     }
     let board = settings.parser.parse_board(text).ok()?;
-    let outcome = match board.solve_within(settings.budget) {
-        (Some(solution), None) => {
-            out.push_str(solution.as_str());
-            out.push('\n');
-            Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined: false }
-        }
-        (None, None) => Outcome {
-            out: Some("no solution".to_owned()),
-            status: Some(Status::NoSolution),
-            problem: Some(Problem { line, column: None, reason: "no solution".to_owned() }),
-            key: None,
-            joined: false,
+    let found = match question {
+        Question::Solve => match board.solve_within(settings.budget) {
+            (_, Some(stopped)) => Err(stopped.to_string()),
+            (Some(solution), None) => {
+                out.push_str(solution.as_str());
+                Ok(true)
+            }
+            (None, None) => {
+                out.push_str(NO_SOLUTION);
+                Ok(false)
+            }
         },
-        (_, Some(stopped)) => failure(settings, origin, line, 1, Status::Stopped, None, stopped.to_string()),
+        Question::Count(limit) => match board.count_solutions_within(limit, settings.budget) {
+            (n, Some(stopped)) => Err(stopped_counting(question, stopped, n)),
+            (n, None) => {
+                let _ = write!(out, "{n}");
+                Ok(n > 0)
+            }
+        },
+        Question::Check => match board.count_solutions_within(2, settings.budget) {
+            (n, Some(stopped)) => Err(stopped_counting(question, stopped, n)),
+            (n, None) => {
+                out.push_str(verdict(n));
+                Ok(n > 0)
+            }
+        },
+        _ => return None,
     };
-    Some(outcome)
+    Some(match found {
+        Ok(any) => {
+            out.push('\n');
+            let status = if any { Status::Found } else { Status::NoSolution };
+            Outcome { out: None, status: Some(status), problem: no_solution(status, line), key: None, joined: false }
+        }
+        Err(reason) => failure(settings, origin, line, 1, Status::Stopped, None, reason),
+    })
+}
+
+/// What `solve` writes for a puzzle with no solution.
+const NO_SOLUTION: &str = "no solution";
+
+/// The problem to report for an answer of `status` on `line`: a puzzle with
+/// no solution is one.
+fn no_solution(status: Status, line: usize) -> Option<Problem> {
+    (status == Status::NoSolution).then(|| Problem { line, column: None, reason: NO_SOLUTION.to_owned() })
+}
+
+/// `check`'s word for `n` solutions counted to 2.
+fn verdict(n: usize) -> &'static str {
+    ["none", "unique", "multiple"][n.min(2)]
+}
+
+/// Why `count` or `check` stopped short, with the solutions it had.
+fn stopped_counting(question: Question, reason: impl std::fmt::Display, n: usize) -> String {
+    let verb = if matches!(question, Question::Check) { "found" } else { "counted" };
+    format!("{reason} ({n} solutions {verb})")
 }
 
 /// [`answer`], before it is known whether it goes on with the next.
@@ -376,8 +417,7 @@ fn answer_alone(settings: &Settings, question: Question, record: &Record<&str>, 
     } else {
         pad(text, lines)
     };
-    let problem =
-        (status == Status::NoSolution).then(|| Problem { line, column: None, reason: "no solution".to_owned() });
+    let problem = no_solution(status, line);
     Outcome { out: Some(out), status: Some(status), problem, key, joined: false }
 }
 
@@ -453,7 +493,7 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
         },
         None => Answer {
             status: Status::NoSolution,
-            text: "no solution".to_owned(),
+            text: NO_SOLUTION.to_owned(),
             word: "none",
             fields: Vec::new(),
             key: None,
@@ -466,7 +506,7 @@ fn solve(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
 fn count(settings: &Settings, puzzle: &Puzzle, limit: usize) -> Result<Answer, String> {
     let (n, stopped) = count_up_to(&puzzle.board, settings, limit);
     if let Some(reason) = stopped {
-        return Err(format!("{reason} ({n} solutions counted)"));
+        return Err(stopped_counting(Question::Count(limit), reason, n));
     }
     let (status, word) = if n == 0 { (Status::NoSolution, "none") } else { (Status::Found, "counted") };
     Ok(Answer {
@@ -483,11 +523,11 @@ fn count(settings: &Settings, puzzle: &Puzzle, limit: usize) -> Result<Answer, S
 fn check(settings: &Settings, puzzle: &Puzzle) -> Result<Answer, String> {
     let (n, stopped) = count_up_to(&puzzle.board, settings, 2);
     if let Some(reason) = stopped {
-        return Err(format!("{reason} ({n} solutions found)"));
+        return Err(stopped_counting(Question::Check, reason, n));
     }
-    let verdict = ["none", "unique", "multiple"][n.min(2)];
+    let word = verdict(n);
     let status = if n == 0 { Status::NoSolution } else { Status::Found };
-    Ok(Answer { status, text: verdict.to_owned(), word: verdict, fields: Vec::new(), key: None, holds_board: false })
+    Ok(Answer { status, text: word.to_owned(), word, fields: Vec::new(), key: None, holds_board: false })
 }
 
 /// One CSV row (or JSON object) of ratings.
@@ -1251,8 +1291,9 @@ mod tests {
     }
 
     /// A bare line answered straight into the block reads as the general
-    /// way's answer: solved lines of every size, lines with no solution,
-    /// searches stopped by a budget. Lines the quick way leaves (objects,
+    /// way's answer, to `solve`, `count` and `check`: lines of every size
+    /// with one solution or several, lines with none, searches stopped by
+    /// a budget. Lines the quick way leaves (objects,
     /// digits in groups, pieces of arrays, lines that do not parse) are
     /// left whole to the general way.
     #[test]
@@ -1275,17 +1316,18 @@ mod tests {
         let lines: Vec<&str> =
             taken.chain(first_words).chain([clash.as_str(), no_solution.as_str()]).chain(odd).collect();
         let (mut quick_lines, mut general_lines, mut no_solutions, mut stopped) = (0, 0, 0, 0);
-        for budget in [Budget::UNLIMITED, Budget::nodes(3)] {
+        let questions = [Question::Solve, Question::Count(1), Question::Count(3), Question::Check];
+        for (budget, question) in [Budget::UNLIMITED, Budget::nodes(3)].into_iter().cartesian_product(questions) {
             let settings = settings(budget);
-            assert!(answers_bare_lines(&settings, Question::Solve));
+            assert!(answers_bare_lines(&settings, question));
             for (at, line) in lines.iter().enumerate() {
                 for piece in [Piece::WHOLE, Piece { in_array: true, ..Piece::WHOLE }] {
                     let record = Record::Puzzle { line: at + 1, lines: 1, text: *line, piece };
                     let origin = Origin { file: None };
-                    let general = answer(&settings, Question::Solve, &record, origin);
+                    let general = answer(&settings, question, &record, origin);
                     let mut block = "earlier\n".to_owned();
                     let bare = piece == Piece::WHOLE && !line.contains(' ') && !line.starts_with('{');
-                    let Some(quick) = solve_bare_line(&settings, &record, origin, &mut block) else {
+                    let Some(quick) = answer_bare_line(&settings, question, &record, origin, &mut block) else {
                         assert_eq!(block, "earlier\n", "{line}");
                         assert!(!bare || settings.parser.parse_board(line).is_err(), "{line}");
                         general_lines += 1;
@@ -1299,9 +1341,9 @@ mod tests {
                 }
             }
         }
-        // Every bare line that parses, under both budgets.
-        assert!(quick_lines >= 2 * 130, "{quick_lines} {general_lines}");
-        assert!(no_solutions >= 1 && stopped >= 40, "{no_solutions} {stopped}");
+        // Every bare line that parses, under both budgets, for each question.
+        assert!(quick_lines >= 8 * 130, "{quick_lines} {general_lines}");
+        assert!(no_solutions >= 4 && stopped >= 4 * 40, "{no_solutions} {stopped}");
     }
 
     #[test]

@@ -18,8 +18,8 @@ use rayon::prelude::*;
 use lazydoku::format::Parser;
 
 use crate::answer::{
-    Origin, Outcome, Problem, Question, Settings, Status, Task, answer, answers_bare_lines, keeps_layout,
-    solve_bare_line, stream_all,
+    Origin, Outcome, Problem, Question, Settings, Status, Task, answer, answer_bare_line, answers_bare_lines,
+    keeps_layout, stream_all,
 };
 use crate::input::{Chunk, Mode, Record, Records, Source};
 
@@ -537,7 +537,8 @@ fn answer_in_blocks(
         let room = records.text_len(start, start + BLOCK) + BLOCK;
         let mut block = Block { text: String::with_capacity(room), ..Block::default() };
         for record in records.range(start, start + BLOCK) {
-            let quick = if bare_lines { solve_bare_line(settings, &record, origin, &mut block.text) } else { None };
+            let quick =
+                if bare_lines { answer_bare_line(settings, question, &record, origin, &mut block.text) } else { None };
             block.add(quick.unwrap_or_else(|| answer(settings, question, &record, origin)));
         }
         block
