@@ -311,7 +311,8 @@ pub fn answer_bare_line(
     out: &mut String,
 ) -> Option<Outcome> {
     let Record::Puzzle { line, lines: 1, text, piece } = *record else { return None };
-    if piece != Piece::WHOLE || text.starts_with('{') || has_inner_whitespace(text) {
+    // The general way's test for a bare line (`read`), to the letter.
+    if piece != Piece::WHOLE || has_inner_whitespace(text) || text.trim_start().starts_with('{') {
         return None;
     }
     let board = settings.parser.parse_board(text).ok()?;
@@ -1312,7 +1313,10 @@ mod tests {
         // A line that does not parse, and one with no solution.
         let clash = format!("11{}", ".".repeat(79));
         let no_solution = format!("12345678.........9{}", ".".repeat(63));
-        let odd = ["1234", "{\"puzzle\": \"1...\"}", "12 34 21 43", "x".repeat(81).leak(), ".".repeat(80).leak()];
+        let seventeen = "  .................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...\t";
+        let object =
+            r#" {"puzzle": ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7..."}"#;
+        let odd = ["1234", "12 34 21 43", "x".repeat(81).leak(), ".".repeat(80).leak(), seventeen, object];
         let lines: Vec<&str> =
             taken.chain(first_words).chain([clash.as_str(), no_solution.as_str()]).chain(odd).collect();
         let (mut quick_lines, mut general_lines, mut no_solutions, mut stopped) = (0, 0, 0, 0);
@@ -1326,7 +1330,7 @@ mod tests {
                     let origin = Origin { file: None };
                     let general = answer(&settings, question, &record, origin);
                     let mut block = "earlier\n".to_owned();
-                    let bare = piece == Piece::WHOLE && !line.contains(' ') && !line.starts_with('{');
+                    let bare = piece == Piece::WHOLE && !line.trim().contains(' ') && !line.trim().starts_with('{');
                     let Some(quick) = answer_bare_line(&settings, question, &record, origin, &mut block) else {
                         assert_eq!(block, "earlier\n", "{line}");
                         assert!(!bare || settings.parser.parse_board(line).is_err(), "{line}");
