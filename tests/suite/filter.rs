@@ -389,3 +389,56 @@ fn the_breadth_first_guard_counts_bytes() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn all_on_two_jobs_writes_what_one_job_writes() {
+    let million = crate::common::load("million.txt").remove(0);
+    let empty = ".".repeat(81);
+    let object = format!(r#"{{"puzzle": "{EASY}", "id": 7}}"#);
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let input = [
+        million.as_str(),
+        "# a comment, passed through",
+        EASY,
+        &no_solution,
+        "1234",
+        &object,
+        "12..34..........",
+        r#"["12..34..........", "................"]"#,
+        &empty,
+        "",
+        &million,
+    ]
+    .join("\n");
+    let file = temp_file("all_two_jobs.txt", format!("{input}\n"));
+    let file = file.to_str().unwrap();
+    for args in
+        [&["--limit", "3000"][..], &["--limit", "20", "--format", "json"], &["--limit", "5", "--format", "grid"]]
+    {
+        let answers = |jobs: &str| {
+            let out = lazydoku().args(["all", "--jobs", jobs]).args(args).arg(file).output().unwrap();
+            // The summary's last line holds a rate, which differs.
+            let stderr = text(&out.stderr);
+            let kept: Vec<&str> = stderr.lines().filter(|l| !l.contains("puzzles in")).collect();
+            (text(&out.stdout), kept.join("\n"), out.status.code())
+        };
+        let one = answers("1");
+        assert!(one.0.len() > 3000 * 82 || args[1] != "3000", "{}", one.0.len());
+        assert!(one.1.contains(":4: no solution") && one.1.contains(":5: a board of side 2"), "{}", one.1);
+        assert_eq!(answers("2"), one, "{args:?}");
+    }
+}
+
+#[test]
+fn all_on_two_jobs_stops_when_the_output_closes() {
+    // Two boards of some 6.7e21 solutions each: the second one's lane runs
+    // ahead of the first, and both must stop once `head` has its lines.
+    let empty = ".".repeat(81);
+    let file = temp_file("all_two_empty.txt", format!("{empty}\n{empty}\n"));
+    // `timeout` exits with 124 if the command outlives its guard, which is
+    // no speed check: stopping takes milliseconds.
+    let script = r#"timeout 120 "$0" all -q --jobs 2 "$1" | head -5; echo "${PIPESTATUS[0]}" >&2"#;
+    let out = Command::new("bash").args(["-c", script, bin(), file.to_str().unwrap()]).output().unwrap();
+    assert_eq!(text(&out.stdout).lines().count(), 5);
+    assert_ne!(text(&out.stderr).trim(), "124", "still running after head closed its input");
+}

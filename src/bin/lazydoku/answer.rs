@@ -771,7 +771,7 @@ pub fn stream_all(
     record: &Record<&str>,
     origin: Origin<'_>,
     limit: Option<usize>,
-    emit: &mut dyn FnMut(String) -> bool,
+    emit: &mut dyn FnMut(&str) -> bool,
 ) -> Outcome {
     let joined = joined(settings, record);
     let puzzle = match read(settings, record, origin) {
@@ -800,13 +800,13 @@ pub fn stream_all(
             Err(reason) => {
                 let reason = format!("{reason} ({found} solutions written)");
                 if found > 0 {
-                    emit(between("").to_owned());
+                    emit(between(""));
                 }
                 let stopped = failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
                 return in_place(settings, record, stopped);
             }
         };
-        let mut text = if settings.format == Some(Format::Json) {
+        let text = if settings.format == Some(Format::Json) {
             let fields: Vec<_> =
                 std::iter::once(("solution", quote(settings, &solution))).chain(rules.clone()).collect();
             json(origin, *line, "solution", &fields)
@@ -815,11 +815,13 @@ pub fn stream_all(
         } else {
             render(settings, layout.as_ref(), &solution)
         };
-        if found > 0 {
-            text.insert_str(0, between(&text));
+        // The separator goes first, as a piece of its own: put in front of
+        // the solution's text, it moved the whole text.
+        if found > 0 && !emit(between(&text)) {
+            return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
         }
         found += 1;
-        if !emit(text) {
+        if !emit(&text) {
             return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
         }
     }
@@ -835,7 +837,7 @@ pub fn stream_all(
         return in_place(settings, record, none);
     }
     if !joined {
-        emit("\n".to_owned());
+        emit("\n");
     }
     Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined }
 }

@@ -6,8 +6,10 @@
 //! messages may be on their way to the writer at once, so reading, solving
 //! and writing overlap while memory stays flat whatever the input's length.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, SyncSender, TryRecvError, channel, sync_channel};
 use std::thread;
 use std::time::Instant;
@@ -43,6 +45,11 @@ const IN_FLIGHT: usize = 2;
 const STREAM_BYTES: usize = 1 << 16;
 /// ...or after this long, whichever comes first.
 const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+/// Batches a puzzle's lane holds under `all` with several jobs, while the
+/// puzzles before it are written...
+const LANE_BATCHES: usize = 4;
+/// ...and the lanes under way, per job.
+const LANES_PER_JOB: usize = 4;
 
 /// Input this large (in bytes) gets a progress bar on a terminal.
 const PROGRESS_FROM: u64 = 1 << 20;
@@ -315,6 +322,108 @@ impl Ordered {
     }
 }
 
+/// What a puzzle's task under `all` sends down its lane: a batch of
+/// solutions, then its outcome.
+enum Lane {
+    Solutions(String),
+    Done(Outcome),
+}
+
+/// The lanes' messages ready for the writer under `all`, in order: batches
+/// of solutions, written as they are, and puzzles' outcomes.
+#[derive(Default)]
+struct Ready {
+    outcomes: Vec<Outcome>,
+    bytes: usize,
+}
+
+impl Ready {
+    fn add(&mut self, message: Lane) {
+        let outcome = match message {
+            // Joined: written as it is, with no line ending after it.
+            Lane::Solutions(text) => Outcome { out: Some(text), status: None, problem: None, key: None, joined: true },
+            Lane::Done(outcome) => outcome,
+        };
+        self.bytes += outcome.out.as_ref().map_or(0, String::len);
+        self.outcomes.push(outcome);
+    }
+
+    /// Sends what is ready, if anything; `false` when the writer has stopped.
+    fn send(&mut self, ordered: &mut Ordered, source: usize, crlf: bool) -> bool {
+        if self.outcomes.is_empty() {
+            return true;
+        }
+        self.bytes = 0;
+        let outcomes = std::mem::take(&mut self.outcomes);
+        ordered.send(Solved::Chunk { source, outcomes, bytes: 0, crlf })
+    }
+}
+
+/// Batches of one puzzle's solutions under `all`, each given out once it
+/// holds [`STREAM_BYTES`] or [`STREAM_WAIT`] has passed since the last.
+///
+/// The clock is read once every so many pieces, as many as come in about a
+/// quarter of [`STREAM_WAIT`] at the pace of the last reading (from 1 to
+/// [`MOST_UNTIMED`]): at one read a piece, reading it took a twentieth of
+/// the time of writing a million solutions, which come far faster than
+/// that wait.
+struct Batches {
+    batch: String,
+    /// When the last batch was given out (or the first piece was due).
+    since: Instant,
+    /// When the clock was last read, the pieces added since, and how many
+    /// to add before the next reading.
+    read_at: Instant,
+    untimed: u32,
+    between_readings: u32,
+}
+
+/// The most pieces [`Batches`] takes without reading the clock.
+const MOST_UNTIMED: u32 = 64;
+
+impl Batches {
+    fn new() -> Batches {
+        let now = Instant::now();
+        Batches { batch: String::new(), since: now, read_at: now, untimed: 0, between_readings: 1 }
+    }
+
+    /// Adds `text`; the batch, when it is due.
+    fn add(&mut self, text: &str) -> Option<String> {
+        self.batch.push_str(text);
+        self.untimed += 1;
+        if self.batch.len() < STREAM_BYTES && self.untimed < self.between_readings {
+            return None;
+        }
+        let now = Instant::now();
+        let pace = (now - self.read_at) / self.untimed;
+        let pieces = (STREAM_WAIT / 4).as_nanos() / pace.as_nanos().max(1);
+        self.between_readings = u32::try_from(pieces).unwrap_or(u32::MAX).clamp(1, MOST_UNTIMED);
+        (self.read_at, self.untimed) = (now, 0);
+        if self.batch.len() < STREAM_BYTES && now - self.since < STREAM_WAIT {
+            return None;
+        }
+        self.since = now;
+        Some(std::mem::take(&mut self.batch))
+    }
+
+    /// What is left, if anything.
+    fn rest(self) -> Option<String> {
+        (!self.batch.is_empty()).then_some(self.batch)
+    }
+}
+
+/// [`Origin`] with the file's name owned, for the tasks of `all`.
+#[derive(Clone)]
+struct OwnedOrigin {
+    file: Option<String>,
+}
+
+impl OwnedOrigin {
+    fn borrowed(&self) -> Origin<'_> {
+        Origin { file: self.file.as_deref() }
+    }
+}
+
 pub struct Batch {
     pub settings: Settings,
     pub jobs: usize,
@@ -387,9 +496,12 @@ impl Batch {
                     }
                     (Message::Chunk { source, records, bytes, crlf }, None) => {
                         let origin = Origin { file: files[source].as_deref() };
+                        // Shared with the tasks of `all`.
+                        let records = Arc::new(records);
                         let outcomes = match self.settings.task {
                             Task::All(limit) => {
-                                match self.stream_all(source, &records, origin, limit, crlf, &mut ordered) {
+                                let origin = OwnedOrigin { file: files[source].clone() };
+                                match self.stream_all(scope, source, &records, &origin, limit, crlf, &mut ordered) {
                                     Some(()) => Vec::new(),
                                     None => break, // The writer stopped: stdout was closed.
                                 }
@@ -433,42 +545,121 @@ impl Batch {
         Ok(summary)
     }
 
-    /// `all` over a chunk, one puzzle at a time: solutions go to the writer
-    /// as they are found, in batches cut by size and by time, so that the
-    /// first ones show at once and memory stays flat; then the puzzle's
-    /// outcome, before the next puzzle's solutions. `None` when the writer
-    /// has stopped.
-    fn stream_all(
-        &self,
+    /// `all` over a chunk: solutions go to the writer as they are found,
+    /// in batches cut by size and by time ([`Batches`]), so that the first
+    /// ones show at once and memory stays flat; then each puzzle's outcome,
+    /// before the next puzzle's solutions. `None` when the writer has
+    /// stopped.
+    ///
+    /// With one job the puzzles are enumerated here, one at a time. With
+    /// more, each puzzle is a task of the pool that streams into a lane of
+    /// its own, a channel of [`LANE_BATCHES`] batches, and the lanes are
+    /// passed on here in input order: the first puzzle's solutions go out
+    /// as they come, and at most [`LANES_PER_JOB`] lanes per job run ahead
+    /// of it until they are full, so memory stays flat. The tasks start in
+    /// input order, so the puzzle whose lane is read next has always
+    /// started once a worker is free, and a worker waits only on a full
+    /// lane behind it.
+    #[expect(clippy::too_many_arguments, reason = "the chunk, where it came from and where it goes")]
+    fn stream_all<'scope>(
+        &'scope self,
+        scope: &rayon::ScopeFifo<'scope>,
         source: usize,
-        records: &Chunk,
-        origin: Origin<'_>,
+        records: &Arc<Chunk>,
+        origin: &OwnedOrigin,
         limit: Option<usize>,
         crlf: bool,
         ordered: &mut Ordered,
     ) -> Option<()> {
-        for record in records.range(0, records.len()) {
-            let mut batch = String::new();
-            let mut since = Instant::now();
-            let mut open = true;
-            let mut emit = |text: String| {
-                batch.push_str(&text);
-                if batch.len() >= STREAM_BYTES || since.elapsed() >= STREAM_WAIT {
-                    open = ordered.send(Solved::Solutions { text: std::mem::take(&mut batch), crlf });
-                    since = Instant::now();
+        if self.jobs == 1 {
+            for record in records.range(0, records.len()) {
+                let mut batches = Batches::new();
+                let mut open = true;
+                let mut emit = |text: &str| {
+                    if let Some(full) = batches.add(text) {
+                        open = ordered.send(Solved::Solutions { text: full, crlf });
+                    }
+                    open
+                };
+                let outcome = stream_all(&self.settings, &record, origin.borrowed(), limit, &mut emit);
+                if !open {
+                    return None;
                 }
-                open
-            };
-            let outcome = stream_all(&self.settings, &record, origin, limit, &mut emit);
-            if !open {
-                return None;
+                if let Some(rest) = batches.rest() {
+                    if !ordered.send(Solved::Solutions { text: rest, crlf }) {
+                        return None;
+                    }
+                }
+                if !ordered.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0, crlf }) {
+                    return None;
+                }
             }
-            if !batch.is_empty() && !ordered.send(Solved::Solutions { text: batch, crlf }) {
-                return None;
+            return Some(());
+        }
+        // Set once the writer has stopped: lanes not yet started skip their
+        // puzzle, and running ones stop at their next solution.
+        let stopped = Arc::new(AtomicBool::new(false));
+        let lane_of = |index: usize| {
+            let (to_lane, lane) = sync_channel::<Lane>(LANE_BATCHES);
+            let (records, origin, stopped) = (Arc::clone(records), origin.clone(), Arc::clone(&stopped));
+            let settings = &self.settings;
+            scope.spawn_fifo(move |_| {
+                if stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut batches = Batches::new();
+                let mut emit = |text: &str| {
+                    let sent = batches.add(text).is_none_or(|full| to_lane.send(Lane::Solutions(full)).is_ok());
+                    sent && !stopped.load(Ordering::Relaxed)
+                };
+                let outcome = stream_all(settings, &records.get(index), origin.borrowed(), limit, &mut emit);
+                if let Some(rest) = batches.rest() {
+                    let _ = to_lane.send(Lane::Solutions(rest));
+                }
+                let _ = to_lane.send(Lane::Done(outcome));
+            });
+            lane
+        };
+        // Puzzles started and not yet written: a lane whose puzzle is done
+        // frees its worker for the next, and holds its output until its
+        // turn, so the lanes ahead are counted here, not by the workers.
+        let mut lanes = VecDeque::with_capacity(LANES_PER_JOB * self.jobs);
+        let mut ready = Ready::default();
+        let mut next = 0;
+        loop {
+            while next < records.len() && lanes.len() < LANES_PER_JOB * self.jobs {
+                lanes.push_back(lane_of(next));
+                next += 1;
             }
-            if !ordered.send(Solved::Chunk { source, outcomes: vec![outcome], bytes: 0, crlf }) {
-                return None;
+            let Some(lane) = lanes.pop_front() else { break };
+            loop {
+                // What the lanes have ready goes to the writer together,
+                // one message rather than one per batch and per puzzle;
+                // it goes before waiting on a lane, so nothing ready waits
+                // on a puzzle still being searched.
+                let message = match lane.try_recv() {
+                    Ok(message) => message,
+                    Err(TryRecvError::Disconnected) => break,
+                    Err(TryRecvError::Empty) => {
+                        if !ready.send(ordered, source, crlf) {
+                            stopped.store(true, Ordering::Relaxed);
+                            return None;
+                        }
+                        match lane.recv() {
+                            Ok(message) => message,
+                            Err(_) => break,
+                        }
+                    }
+                };
+                ready.add(message);
+                if ready.bytes >= STREAM_BYTES && !ready.send(ordered, source, crlf) {
+                    stopped.store(true, Ordering::Relaxed);
+                    return None;
+                }
             }
+        }
+        if !ready.send(ordered, source, crlf) {
+            return None;
         }
         Some(())
     }
