@@ -412,9 +412,16 @@ fn all_on_two_jobs_writes_what_one_job_writes() {
     .join("\n");
     let file = temp_file("all_two_jobs.txt", format!("{input}\n"));
     let file = file.to_str().unwrap();
-    for args in
-        [&["--limit", "3000"][..], &["--limit", "20", "--format", "json"], &["--limit", "5", "--format", "grid"]]
-    {
+    let variants = [
+        &["--limit", "3000"][..],
+        &["--limit", "20", "--format", "json"],
+        &["--limit", "5", "--format", "grid"],
+        // One puzzle at a time under a time limit; one lane a job for
+        // breadth-first frontiers.
+        &["--limit", "3000", "--timeout", "600"],
+        &["--limit", "30", "--order", "bfs", "--max-memory", "16M"],
+    ];
+    for args in variants {
         let answers = |jobs: &str| {
             let out = lazydoku().args(["all", "--jobs", jobs]).args(args).arg(file).output().unwrap();
             // The summary's last line holds a rate, which differs.
@@ -424,6 +431,7 @@ fn all_on_two_jobs_writes_what_one_job_writes() {
         };
         let one = answers("1");
         assert!(one.0.len() > 3000 * 82 || args[1] != "3000", "{}", one.0.len());
+        assert!(!args.contains(&"bfs") || one.1.contains("breadth-first"), "{}", one.1);
         assert!(one.1.contains(":4: no solution") && one.1.contains(":5: a board of side 2"), "{}", one.1);
         assert_eq!(answers("2"), one, "{args:?}");
     }

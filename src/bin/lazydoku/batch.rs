@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use lazydoku::format::Parser;
 
 use crate::answer::{
-    Origin, Outcome, Problem, Question, Settings, Status, Task, answer, answer_bare_line, answers_bare_lines,
+    Order, Origin, Outcome, Problem, Question, Settings, Status, Task, answer, answer_bare_line, answers_bare_lines,
     keeps_layout, stream_all,
 };
 use crate::input::{Chunk, Mode, Record, Records, Source};
@@ -551,15 +551,16 @@ impl Batch {
     /// before the next puzzle's solutions. `None` when the writer has
     /// stopped.
     ///
-    /// With one job the puzzles are enumerated here, one at a time. With
-    /// more, each puzzle is a task of the pool that streams into a lane of
-    /// its own, a channel of [`LANE_BATCHES`] batches, and the lanes are
-    /// passed on here in input order: the first puzzle's solutions go out
-    /// as they come, and at most [`LANES_PER_JOB`] lanes per job run ahead
-    /// of it until they are full, so memory stays flat. The tasks start in
-    /// input order, so the puzzle whose lane is read next has always
-    /// started once a worker is free, and a worker waits only on a full
-    /// lane behind it.
+    /// With one job, or with a time limit per puzzle, the puzzles are
+    /// enumerated here, one at a time. With more jobs, each puzzle is a
+    /// task of the pool that streams into a lane of its own, a channel of
+    /// [`LANE_BATCHES`] batches, and the lanes are passed on here in input
+    /// order: the first puzzle's solutions go out as they come, and at most
+    /// [`LANES_PER_JOB`] lanes per job (one, for breadth- and best-first
+    /// frontiers) run ahead of it until they are full, so memory stays
+    /// flat. The tasks start in input order, so the puzzle whose lane is
+    /// read next has always started once a worker is free, and a worker
+    /// waits only on a full lane behind it.
     #[expect(clippy::too_many_arguments, reason = "the chunk, where it came from and where it goes")]
     fn stream_all<'scope>(
         &'scope self,
@@ -571,7 +572,10 @@ impl Batch {
         crlf: bool,
         ordered: &mut Ordered,
     ) -> Option<()> {
-        if self.jobs == 1 {
+        // A puzzle's `--timeout` runs from its start, so a lane that waited
+        // on the puzzles before it would run out of time where one job
+        // does not: with a time limit, the puzzles go one at a time.
+        if self.jobs == 1 || self.settings.budget.time_limit().is_some() {
             for record in records.range(0, records.len()) {
                 let mut batches = Batches::new();
                 let mut open = true;
@@ -623,11 +627,14 @@ impl Batch {
         // Puzzles started and not yet written: a lane whose puzzle is done
         // frees its worker for the next, and holds its output until its
         // turn, so the lanes ahead are counted here, not by the workers.
-        let mut lanes = VecDeque::with_capacity(LANES_PER_JOB * self.jobs);
+        // A breadth- or best-first frontier may hold `--max-memory` per
+        // puzzle: one lane a job keeps the total where other commands keep it.
+        let most_lanes = if self.settings.order == Order::Dfs { LANES_PER_JOB * self.jobs } else { self.jobs };
+        let mut lanes = VecDeque::with_capacity(most_lanes);
         let mut ready = Ready::default();
         let mut next = 0;
         loop {
-            while next < records.len() && lanes.len() < LANES_PER_JOB * self.jobs {
+            while next < records.len() && lanes.len() < most_lanes {
                 lanes.push_back(lane_of(next));
                 next += 1;
             }
