@@ -354,7 +354,7 @@ pub fn answer_bare_line(
     })
 }
 
-/// What `solve` writes for a puzzle with no solution.
+/// What `solve` and `all` write for a puzzle with no solution.
 const NO_SOLUTION: &str = "no solution";
 
 /// The problem to report for an answer of `status` on `line`: a puzzle with
@@ -829,11 +829,10 @@ pub fn stream_all(
         let out = if settings.format == Some(Format::Json) {
             json(origin, *line, "none", &[])
         } else {
-            pad("no solution".to_owned(), *lines)
+            pad(NO_SOLUTION.to_owned(), *lines)
         };
-        let problem = Problem { line: *line, column: None, reason: "no solution".to_owned() };
-        let none =
-            Outcome { out: Some(out), status: Some(Status::NoSolution), problem: Some(problem), key: None, joined };
+        let problem = no_solution(Status::NoSolution, *line);
+        let none = Outcome { out: Some(out), status: Some(Status::NoSolution), problem, key: None, joined };
         return in_place(settings, record, none);
     }
     if !joined {
