@@ -1,6 +1,7 @@
 //! What each command answers for one puzzle.
 
 use itertools::Itertools as _;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use lazydoku::explain::{Ending, Explain, Step, Technique};
@@ -793,37 +794,59 @@ pub fn stream_all(
     };
     // The same for every solution: built once.
     let rules = if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() };
+    // A bare line's solutions are their boards' own text, passed on as it
+    // is: a string built for each was a tenth of the time of writing a
+    // million of them.
+    let own_text = settings.format.is_none() && layout.is_none() && !settings.parser.is_hex() && !element;
+    let limit = limit.unwrap_or(usize::MAX);
     let mut found = 0usize;
-    for solution in solutions(board, settings).take(limit.unwrap_or(usize::MAX)) {
-        let solution = match solution {
-            Ok(solution) => solution,
-            Err(reason) => {
-                let reason = format!("{reason} ({found} solutions written)");
-                if found > 0 {
-                    emit(between(""));
-                }
-                let stopped = failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
-                return in_place(settings, record, stopped);
-            }
-        };
-        let text = if settings.format == Some(Format::Json) {
+    // Writes one more solution; `false` once the output is gone.
+    let mut write = |solution: &Board, found: usize| {
+        let text: Cow<'_, str> = if own_text {
+            Cow::Borrowed(solution.as_str())
+        } else if settings.format == Some(Format::Json) {
             let fields: Vec<_> =
-                std::iter::once(("solution", quote(settings, &solution))).chain(rules.clone()).collect();
-            json(origin, *line, "solution", &fields)
+                std::iter::once(("solution", quote(settings, solution))).chain(rules.clone()).collect();
+            json(origin, *line, "solution", &fields).into()
         } else if element && piece.quoted {
-            quote_str(&render(settings, layout.as_ref(), &solution))
+            quote_str(&render(settings, layout.as_ref(), solution)).into()
         } else {
-            render(settings, layout.as_ref(), &solution)
+            render(settings, layout.as_ref(), solution).into()
         };
         // The separator goes first, as a piece of its own: put in front of
         // the solution's text, it moved the whole text.
-        if found > 0 && !emit(between(&text)) {
-            return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
+        (found == 0 || emit(between(&text))) && emit(&text)
+    };
+    let stopped = if settings.order == Order::Dfs {
+        // The library's walk itself rather than `solutions`' boxed results:
+        // each board moved once less, and the walk inlined here.
+        let mut walk = board.solutions().within(settings.budget);
+        while found < limit {
+            let Some(solution) = walk.next() else { break };
+            if !write(&solution, found) {
+                return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
+            }
+            found += 1;
         }
-        found += 1;
-        if !emit(&text) {
-            return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
+        walk.exhausted().filter(|_| found < limit).map(|e| e.to_string())
+    } else {
+        let mut stopped = None;
+        for solution in solutions(board, settings).take(limit) {
+            match solution {
+                Ok(solution) if write(&solution, found) => found += 1,
+                Ok(_) => return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined },
+                Err(reason) => stopped = Some(reason),
+            }
         }
+        stopped
+    };
+    if let Some(reason) = stopped {
+        let reason = format!("{reason} ({found} solutions written)");
+        if found > 0 {
+            emit(between(""));
+        }
+        let stopped = failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
+        return in_place(settings, record, stopped);
     }
     if found == 0 {
         let out = if settings.format == Some(Format::Json) {
