@@ -1318,9 +1318,9 @@ mod tests {
     /// A bare line answered straight into the block reads as the general
     /// way's answer, to `solve`, `count` and `check`: lines of every size
     /// with one solution or several, lines with none, searches stopped by
-    /// a budget. Lines the quick way leaves (objects,
-    /// digits in groups, pieces of arrays, lines that do not parse) are
-    /// left whole to the general way.
+    /// a budget. Lines the quick way leaves (objects, digits in groups,
+    /// pieces of arrays, lines that do not parse) are left whole to the
+    /// general way.
     #[test]
     fn bare_lines_answered_straight_into_the_block_read_as_answers() {
         let files = [
