@@ -165,11 +165,7 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
     // object's answer is the object with its puzzle solved.
     let parsed = if let Some(rules) = &settings.rules {
         settings.parser.parse_with_rules(text, rules).map(|(board, layout)| (board, Some(layout)))
-    } else if lines > 1
-        || has_inner_whitespace(text)
-        || settings.parser != Parser::new()
-        || text.trim_start().starts_with('{')
-    {
+    } else if !is_bare_line(lines, text) || settings.parser != Parser::new() {
         settings.parser.parse(text).map(|(board, layout)| (board, Some(layout)))
     } else {
         settings.parser.parse_board(text).map(|board| (board, None))
@@ -188,6 +184,13 @@ fn read(settings: &Settings, record: &Record<&str>, origin: Origin<'_>) -> Resul
             Err(outcome)
         }
     }
+}
+
+/// Whether a record of `lines` lines holding `text` is a bare line: one
+/// line with no whitespace between its characters and no object, whose
+/// answer needs no layout.
+fn is_bare_line(lines: usize, text: &str) -> bool {
+    lines == 1 && !has_inner_whitespace(text) && !text.trim_start().starts_with('{')
 }
 
 /// Whether whitespace separates the characters of `text`, as in a line of
@@ -311,9 +314,8 @@ pub fn answer_bare_line(
     origin: Origin<'_>,
     out: &mut String,
 ) -> Option<Outcome> {
-    let Record::Puzzle { line, lines: 1, text, piece } = *record else { return None };
-    // The general way's test for a bare line (`read`), to the letter.
-    if piece != Piece::WHOLE || has_inner_whitespace(text) || text.trim_start().starts_with('{') {
+    let Record::Puzzle { line, lines, text, piece } = *record else { return None };
+    if piece != Piece::WHOLE || !is_bare_line(lines, text) {
         return None;
     }
     let board = settings.parser.parse_board(text).ok()?;
