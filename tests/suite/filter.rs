@@ -450,3 +450,28 @@ fn all_on_two_jobs_stops_when_the_output_closes() {
     assert_eq!(text(&out.stdout).lines().count(), 5);
     assert_ne!(text(&out.stderr).trim(), "124", "still running after head closed its input");
 }
+
+#[test]
+fn large_counts_on_two_jobs_are_the_counts_of_one() {
+    // Counts to 10,000 or more of classic 9x9 puzzles are shared among the
+    // jobs' threads, unless a budget bounds them; the numbers, messages and
+    // exit status stay those of one job.
+    let million = crate::common::load("million.txt").remove(0);
+    let no_solution = format!("12345678.........9{}", ".".repeat(63));
+    let sixteen = crate::common::load("hard16.txt").remove(0);
+    let input = [million.as_str(), EASY, &no_solution, "12..34..........", &sixteen, &".".repeat(81)].join("\n");
+    let file = temp_file("large_counts.txt", format!("{input}\n"));
+    let file = file.to_str().unwrap();
+    for args in [&["--limit", "20000"][..], &["--limit", "200000"], &["--limit", "20000", "--max-nodes", "5000"]] {
+        let answers = |jobs: &str| {
+            let out = lazydoku().args(["count", "--jobs", jobs]).args(args).arg(file).output().unwrap();
+            let stderr = text(&out.stderr);
+            let kept: Vec<&str> = stderr.lines().filter(|l| !l.contains("puzzles in")).collect();
+            (text(&out.stdout), kept.join("\n"), out.status.code())
+        };
+        let one = answers("1");
+        let expected = if args.len() > 2 { "stopped" } else { args[1] };
+        assert!(one.0.starts_with(expected) && one.0.contains("\n1\n0\n"), "{}", one.0);
+        assert_eq!(answers("2"), one, "{args:?}");
+    }
+}

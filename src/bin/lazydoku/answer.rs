@@ -90,6 +90,9 @@ pub struct Settings {
     pub rules: Option<Rules>,
     /// No notes on stderr (errors are still reported).
     pub quiet: bool,
+    /// The threads answering (`--jobs`), on whose pool each answer runs
+    /// when there are several.
+    pub jobs: usize,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,7 +334,7 @@ pub fn answer_bare_line(
                 Ok(false)
             }
         },
-        Question::Count(limit) => match board.count_solutions_within(limit, settings.budget) {
+        Question::Count(limit) => match count_up_to(&board, settings, limit) {
             (n, Some(stopped)) => Err(stopped_counting(question, stopped, n)),
             (n, None) => {
                 let _ = write!(out, "{n}");
@@ -866,11 +869,32 @@ pub fn stream_all(
     Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined }
 }
 
+/// Counts to this limit or more are shared among the jobs.
+const SHARED_COUNT_FROM: usize = 10_000;
+
+/// Whether a depth-first count of `board` to `limit` is shared among the
+/// jobs' threads ([`Board::par_count_solutions`], on the pool the answer
+/// runs on): with several jobs, a large limit, no budget (the shared count
+/// has none) and classic 9x9 rules, whose engine counts the last cells of
+/// each branch directly. The general engine's count to a small limit hands
+/// hard puzzles to clause learning, which the shared count does not.
+fn shares_count(board: &Board, settings: &Settings, limit: usize) -> bool {
+    settings.jobs > 1
+        && limit >= SHARED_COUNT_FROM
+        && settings.budget.node_limit().is_none()
+        && settings.budget.time_limit().is_none()
+        && board.shape() == lazydoku::Shape::NINE
+        && board.rules().is_classic()
+}
+
 /// How many solutions there are, up to `limit`, and why the count stopped
 /// short if it did. Depth-first, the library counts without building the last
 /// cells of each branch ([`Board::count_solutions_within`]); the other
 /// orders count what they find.
 fn count_up_to(board: &Board, settings: &Settings, limit: usize) -> (usize, Option<String>) {
+    if settings.order == Order::Dfs && shares_count(board, settings, limit) {
+        return (board.par_count_solutions(limit), None);
+    }
     if settings.order == Order::Dfs {
         let (n, stopped) = board.count_solutions_within(limit, settings.budget);
         return (n, stopped.map(|e| e.to_string()));
@@ -1306,6 +1330,7 @@ mod tests {
             parser: Parser::new(),
             rules: None,
             quiet: true,
+            jobs: 1,
         }
     }
 

@@ -721,6 +721,7 @@ fn run_batch(sources: Result<Vec<Source>, String>, task: Task, args: &BatchArgs)
         parser,
         rules,
         quiet: args.quiet,
+        jobs,
     };
     let header = (matches!(task, Task::Answer(Question::Rate)) && args.format != Some(Format::Json))
         .then_some(answer::RATE_HEADER);
