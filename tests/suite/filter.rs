@@ -390,6 +390,16 @@ fn the_breadth_first_guard_counts_bytes() {
     );
 }
 
+/// What `command` with `args` writes for `file` on `jobs` jobs: stdout,
+/// stderr without the summary (whose rate differs from run to run), and
+/// the exit status.
+fn answered_on(jobs: &str, command: &str, args: &[&str], file: &str) -> (String, String, Option<i32>) {
+    let out = lazydoku().args([command, "--jobs", jobs]).args(args).arg(file).output().unwrap();
+    let stderr = text(&out.stderr);
+    let kept: Vec<&str> = stderr.lines().filter(|l| !l.contains("puzzles in")).collect();
+    (text(&out.stdout), kept.join("\n"), out.status.code())
+}
+
 #[test]
 fn all_on_two_jobs_writes_what_one_job_writes() {
     let million = crate::common::load("million.txt").remove(0);
@@ -422,13 +432,7 @@ fn all_on_two_jobs_writes_what_one_job_writes() {
         &["--limit", "30", "--order", "bfs", "--max-memory", "16M"],
     ];
     for args in variants {
-        let answers = |jobs: &str| {
-            let out = lazydoku().args(["all", "--jobs", jobs]).args(args).arg(file).output().unwrap();
-            // The summary's last line holds a rate, which differs.
-            let stderr = text(&out.stderr);
-            let kept: Vec<&str> = stderr.lines().filter(|l| !l.contains("puzzles in")).collect();
-            (text(&out.stdout), kept.join("\n"), out.status.code())
-        };
+        let answers = |jobs: &str| answered_on(jobs, "all", args, file);
         let one = answers("1");
         assert!(one.0.len() > 3000 * 82 || args[1] != "3000", "{}", one.0.len());
         assert!(!args.contains(&"bfs") || one.1.contains("breadth-first"), "{}", one.1);
@@ -463,12 +467,7 @@ fn large_counts_on_two_jobs_are_the_counts_of_one() {
     let file = temp_file("large_counts.txt", format!("{input}\n"));
     let file = file.to_str().unwrap();
     for args in [&["--limit", "20000"][..], &["--limit", "200000"], &["--limit", "20000", "--max-nodes", "5000"]] {
-        let answers = |jobs: &str| {
-            let out = lazydoku().args(["count", "--jobs", jobs]).args(args).arg(file).output().unwrap();
-            let stderr = text(&out.stderr);
-            let kept: Vec<&str> = stderr.lines().filter(|l| !l.contains("puzzles in")).collect();
-            (text(&out.stdout), kept.join("\n"), out.status.code())
-        };
+        let answers = |jobs: &str| answered_on(jobs, "count", args, file);
         let one = answers("1");
         let expected = if args.len() > 2 { "stopped" } else { args[1] };
         assert!(one.0.starts_with(expected) && one.0.contains("\n1\n0\n"), "{}", one.0);
