@@ -253,7 +253,7 @@ impl Solver {
 
     /// Whether variable `var` is true in the last model found.
     pub(crate) fn model_value(&self, var: usize) -> bool {
-        self.model[var << 1] == 1
+        self.model[2 * var] == 1
     }
 
     /// Adds a clause; returns `false` once the clauses are contradictory.

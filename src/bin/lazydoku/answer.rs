@@ -356,7 +356,7 @@ pub fn answer_bare_line(
             let status = if any { Status::Found } else { Status::NoSolution };
             Outcome { out: None, status: Some(status), problem: no_solution(status, line), key: None, joined: false }
         }
-        Err(reason) => failure(settings, origin, line, 1, Status::Stopped, None, reason),
+        Err(reason) => failure(settings, origin, line, lines, Status::Stopped, None, reason),
     })
 }
 
