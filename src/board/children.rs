@@ -202,6 +202,7 @@ pub(crate) fn walk_in_place(
                     stack.truncate(depth);
                     continue;
                 }
+                second_child_from_first(stack, depth);
             }
         }
         // The top entry holds a child not yet visited, or nothing.
@@ -285,6 +286,7 @@ pub(crate) fn fold_walk<B>(
                     depth -= 1;
                     continue;
                 }
+                second_child_from_first(stack, depth - 1);
             }
         }
         let top = &mut stack[depth - 1];
@@ -313,6 +315,26 @@ pub(crate) fn fold_walk<B>(
     }
     stack.truncate(depth);
     acc
+}
+
+/// Once the first child of a two-way branch at entry `depth - 1` is built
+/// in entry `depth`, builds the second in the parent's own entry from it,
+/// where the engine can do so for less than a propagation
+/// ([`Board::become_other_child`]): the entry then holds that child, not
+/// yet visited, and the walk visits the same boards in the same order.
+#[expect(clippy::inline_always, reason = "part of the walks' loops")]
+#[inline(always)]
+fn second_child_from_first(stack: &mut [Children], depth: usize) {
+    let (live, above) = stack.split_at_mut(depth);
+    let parent = &mut live[depth - 1];
+    if !parent.remaining.is_power_of_two() {
+        return;
+    }
+    if let (Some(board), Some(first)) = (parent.parent.as_mut(), above[0].parent.as_ref()) {
+        if board.become_other_child(first) {
+            (parent.branch, parent.remaining) = (None, 0);
+        }
+    }
 }
 
 /// Copies the board of entry `depth - 1` into entry `depth`: over the

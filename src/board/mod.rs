@@ -730,6 +730,18 @@ impl Board {
         }
     }
 
+    /// Turns this board, branched on a cell with two candidates, into its
+    /// child for the second, given `first`, the child for the first, where
+    /// that is cheaper than propagating (9x9 boards with six empty cells).
+    /// `false` leaves it unchanged, for the child to be propagated.
+    #[inline]
+    pub(crate) fn become_other_child(&mut self, first: &Board) -> bool {
+        match (&mut self.engine, &first.engine) {
+            (Engines::Nine(board), Engines::Nine(first)) => board.become_other_child(first),
+            _ => false,
+        }
+    }
+
     /// Gives the empty `cell` the digit of `bit` and propagates.
     pub(crate) fn assign_and_propagate(&mut self, cell: usize, bit: u32) -> Result<(), Contradiction> {
         self.engine.assign_and_propagate(cell, bit)

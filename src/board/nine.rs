@@ -762,6 +762,64 @@ impl Nine {
         self.settled_empty = 0;
     }
 
+    /// Turns this board into its last child, given `first`, its other
+    /// child, where that is cheaper than propagating: a settled board with
+    /// six empty cells ([`Nine::complement_of`]). `false` leaves it
+    /// unchanged.
+    #[inline]
+    pub(crate) fn become_other_child(&mut self, first: &Nine) -> bool {
+        if !(self.settled && self.settled_empty == 6 && first.is_complete()) {
+            return false;
+        }
+        self.complement_of(first);
+        true
+    }
+
+    /// Turns a settled board with six empty cells, each with two
+    /// candidates, into the child for one of them, given `first`, the
+    /// complete child for the other: each empty cell takes the candidate
+    /// `first` does not give it.
+    ///
+    /// A settled board's rows, columns and boxes with an empty cell hold two
+    /// or more (one alone would be a single), so six empty cells lie in two
+    /// rows and three columns, three rows and two columns, or a cycle
+    /// through three rows and three columns with two cells in each.
+    /// - In a cycle, each cell's two candidates are those its row lacks,
+    ///   and those its column lacks; going round, every cell has the same
+    ///   two, and the two fillings alternate them, each the other's
+    ///   complement. Two cells of a box with different rows and columns
+    ///   take the same digit in both fillings or in neither, and `first`
+    ///   is one filling with no clash.
+    /// - Two rows and three columns: each column's two cells hold the two
+    ///   digits it lacks, three pairs of the three digits both rows lack,
+    ///   and each row takes one digit of each pair, all different: two
+    ///   ways, each the other's complement. A box holding cells of two
+    ///   columns holds four empty cells with three digits between them,
+    ///   one short of what it lacks, which propagation would have found:
+    ///   so no box holds two cells that are not in one column.
+    ///   (Three rows and two columns alike.)
+    ///
+    /// So the complement of `first` is a solution, and the only one the
+    /// other child has. Propagation reaches it too, each cell forced in
+    /// turn by a naked single, for several times the work
+    /// (docs/performance.md, "Enumeration: the second child of six empty
+    /// cells"); a unit test compares the two boards field by field.
+    fn complement_of(&mut self, first: &Nine) {
+        for (i, cand) in self.cand.iter_mut().enumerate() {
+            let open = self.unsolved[i % 3];
+            let band = *cand & !(first.cand[i] & open);
+            *cand = band;
+            let mut solved = band & open;
+            while solved != 0 {
+                let p = solved.trailing_zeros() as usize;
+                solved &= solved - 1;
+                self.text[27 * (i % 3) + p] = SYMBOLS[i / 3 + 1];
+            }
+        }
+        self.unsolved = [0; 3];
+        self.settled_empty = 0;
+    }
+
     /// The unsolved cells with the fewest candidates, by band, or `None`
     /// when every cell is solved.
     // Called from one place. Left to itself, the compiler stopped inlining
@@ -1160,19 +1218,16 @@ mod tests {
         assert!(compared > 600, "{compared} propagations compared");
     }
 
-    /// A settled board with four empty cells is completed by writing its
-    /// rectangle exactly as propagation completes it, for every empty cell
-    /// and each of its candidates: the first such boards met by depth-first
-    /// searches of `data/million.txt`'s puzzle and of 11+'s first puzzles
-    /// with clues taken away.
-    #[test]
-    fn rectangles_complete_as_propagation_completes_them() {
+    /// The first `limit` settled boards with `empty` empty cells met by
+    /// depth-first searches of `data/million.txt`'s puzzle and of 11+'s
+    /// first puzzles with every third clue taken away (puzzles of many
+    /// solutions), each with its start.
+    fn settled_boards_with(empty: u8, limit: usize) -> Vec<(String, Nine)> {
         let mut starts = vec![
             include_str!("../../data/million.txt").lines().find(|l| !l.starts_with('#')).expect("a puzzle").to_owned(),
         ];
         let hard = include_str!("../../data/puzzles5_forum_hardest_1905_11+");
         for line in hard.lines().filter(|l| !l.starts_with('#')).take(40) {
-            // Every third clue taken away: puzzles of many solutions.
             let mut cut = line.as_bytes()[..81].to_vec();
             let mut clues = 0;
             for byte in &mut cut {
@@ -1185,35 +1240,19 @@ mod tests {
             }
             starts.push(String::from_utf8(cut).expect("ASCII"));
         }
-        let mut compared = 0;
+        let mut found = Vec::new();
         for start in &starts {
             let bytes: &[u8; 81] = start.as_bytes()[..81].try_into().expect("81 cells");
             let mut root = Nine::from_line(bytes).expect("a puzzle");
             root.propagate_all().expect("the puzzles have solutions");
-            let (mut stack, mut rectangles) = (vec![root], 0);
+            let (mut stack, mut met) = (vec![root], 0);
             while let Some(board) = stack.pop() {
-                if rectangles == 200 {
+                if met == limit {
                     break;
                 }
-                if board.settled_empty == 4 {
-                    rectangles += 1;
-                    for cell in (0..81).filter(|&c| board.text[c] == EMPTY) {
-                        let mut bits = board.candidate_bits(cell);
-                        assert_eq!(bits.count_ones(), 2, "{start}: cell {cell} of a rectangle");
-                        while bits != 0 {
-                            let bit = bits & bits.wrapping_neg();
-                            bits ^= bit;
-                            let (mut written, mut propagated) = (board.clone(), board.clone());
-                            written.assign_and_propagate(cell, bit).expect("both ways are solutions");
-                            propagated.assign_by_propagation(cell, bit).expect("both ways are solutions");
-                            assert_eq!(
-                                (written.text, written.cand, written.unsolved, written.settled, written.settled_empty),
-                                (propagated.text, propagated.cand, propagated.unsolved, true, 0),
-                                "{start}: cell {cell}, digit bit {bit}"
-                            );
-                            compared += 1;
-                        }
-                    }
+                if board.settled_empty == empty {
+                    met += 1;
+                    found.push((start.clone(), board));
                     continue;
                 }
                 let Some((cell, mut bits)) = board.branch_cell() else { continue };
@@ -1227,7 +1266,87 @@ mod tests {
                 }
             }
         }
+        found
+    }
+
+    /// The fields of a board.
+    fn fields(board: &Nine) -> ([u8; 81], [u32; 27], [u32; 3], bool, u8) {
+        (board.text, board.cand, board.unsolved, board.settled, board.settled_empty)
+    }
+
+    /// The empty cells of a board, each with its candidates as digit bits,
+    /// one bit at a time.
+    fn choices(board: &Nine) -> Vec<(usize, u32)> {
+        let mut choices = Vec::new();
+        for cell in (0..81).filter(|&c| board.text[c] == EMPTY) {
+            let mut bits = board.candidate_bits(cell);
+            while bits != 0 {
+                let bit = bits & bits.wrapping_neg();
+                bits ^= bit;
+                choices.push((cell, bit));
+            }
+        }
+        choices
+    }
+
+    /// A settled board with four empty cells is completed by writing its
+    /// rectangle exactly as propagation completes it, for every empty cell
+    /// and each of its candidates.
+    #[test]
+    fn rectangles_complete_as_propagation_completes_them() {
+        let mut compared = 0;
+        for (start, board) in settled_boards_with(4, 200) {
+            for (cell, bit) in choices(&board) {
+                assert_eq!(board.candidate_bits(cell).count_ones(), 2, "{start}: cell {cell} of a rectangle");
+                let (mut written, mut propagated) = (board.clone(), board.clone());
+                written.assign_and_propagate(cell, bit).expect("both ways are solutions");
+                propagated.assign_by_propagation(cell, bit).expect("both ways are solutions");
+                assert_eq!(fields(&written), fields(&propagated), "{start}: cell {cell}, digit bit {bit}");
+                assert_eq!((propagated.settled, propagated.settled_empty), (true, 0), "{start}");
+                compared += 1;
+            }
+        }
         assert!(compared > 8 * 1000, "{compared} rectangle children compared");
+    }
+
+    /// On a settled board with six empty cells, each has two candidates,
+    /// and the child for one of them is the complement of the child for the
+    /// other, as propagation builds it, whenever that first child is
+    /// complete: for every empty cell and each of its candidates.
+    #[test]
+    fn second_children_of_six_empty_cells_are_the_first_ones_complements() {
+        let (mut compared, mut incomplete) = (0, 0);
+        for (start, board) in settled_boards_with(6, 300) {
+            for (cell, bit) in choices(&board) {
+                let bits = board.candidate_bits(cell);
+                assert_eq!(bits.count_ones(), 2, "{start}: cell {cell} of six");
+                let mut first = board.clone();
+                first.assign_by_propagation(cell, bits & !bit).expect("a settled board's candidate");
+                let mut propagated = board.clone();
+                let second = propagated.assign_by_propagation(cell, bit);
+                let mut written = board.clone();
+                if !first.is_complete() {
+                    incomplete += 1;
+                    assert!(!written.become_other_child(&first), "{start}");
+                    assert_eq!(fields(&written), fields(&board), "{start}: left as it was");
+                    continue;
+                }
+                second.expect("the complement is a solution");
+                assert!(written.become_other_child(&first), "{start}");
+                assert_eq!(fields(&written), fields(&propagated), "{start}: cell {cell}, digit bit {bit}");
+                assert_eq!((propagated.settled, propagated.settled_empty), (true, 0), "{start}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 10 * 1000, "{compared} second children compared, {incomplete} first ones incomplete");
+        // A board with other than six empty cells is left to propagation.
+        let (_, four) = settled_boards_with(4, 1).pop().expect("a rectangle");
+        let (cell, bit) = choices(&four)[0];
+        let mut first = four.clone();
+        first.assign_by_propagation(cell, bit).expect("a rectangle's corner");
+        let mut other = four.clone();
+        assert!(!other.become_other_child(&first));
+        assert_eq!(fields(&other), fields(&four));
     }
 
     /// The multiplication gathers the same nine bits as shifting each band's
