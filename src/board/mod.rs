@@ -33,6 +33,7 @@ pub use conflict::{Conflict, SumKind};
 pub(crate) use conflict::{OnlyAllowed, SameClassLine, SumMismatch};
 pub(crate) use relation::Broken;
 pub use relation::{Indexer, Relation};
+pub(crate) use rules::Counted;
 use rules::SharedGeometry;
 pub use rules::{Rules, RulesError};
 pub use shape::{MAX_SIDE, Region, Shape};

@@ -2139,22 +2139,33 @@ pub enum RulesError {
     },
 }
 
+/// A count and its noun, singular for one: "1 cell", "3 cells".
+pub(crate) struct Counted(pub(crate) usize, pub(crate) &'static str);
+
+impl fmt::Display for Counted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Counted(count, noun) = *self;
+        write!(f, "{count} {noun}{}", if count == 1 { "" } else { "s" })
+    }
+}
+
 impl fmt::Display for RulesError {
     #[expect(clippy::too_many_lines, reason = "one sentence per error, in one place")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             RulesError::LabelCount { found, expected: Some(cells) } => {
-                write!(f, "a region map has {found} labels; it needs one per cell, {cells}")
+                write!(f, "a region map has {}; it needs one per cell, {cells}", Counted(found, "label"))
             }
             RulesError::LabelCount { found, expected: None } => write!(
                 f,
-                "a region map has {found} labels; it needs one per cell of a square board of side 2 to 25 (4, 9, 16, ... 625)"
+                "a region map has {}; it needs one per cell of a square board of side 2 to 25 (4, 9, 16, ... 625)",
+                Counted(found, "label")
             ),
             RulesError::RegionSize { label, found, expected } => {
-                write!(f, "jigsaw region '{label}' has {found} cells; every region needs {expected}")
+                write!(f, "jigsaw region '{label}' has {}; every region needs {expected}", Counted(found, "cell"))
             }
             RulesError::ExtraRegionSize { found, expected } => {
-                write!(f, "an extra region has {found} cells; every region needs {expected}")
+                write!(f, "an extra region has {}; every region needs {expected}", Counted(found, "cell"))
             }
             RulesError::CellOutOfRange { cell, cells } => {
                 write!(f, "cell {cell} is off the board; use an index below {cells}")
@@ -2162,13 +2173,13 @@ impl fmt::Display for RulesError {
             RulesError::RepeatedCell { cell } => write!(f, "cell {cell} is given twice in one region"),
             RulesError::CageOverlap { cell } => write!(f, "cell {cell} is already in another cage"),
             RulesError::CageSize { found, side } => {
-                write!(f, "a cage has {found} cells; it needs 1 to {side}")
+                write!(f, "a cage has {}; it needs 1 to {side}", Counted(found, "cell"))
             }
             RulesError::ImpossibleSum { sum, cells } => {
                 write!(f, "no {cells} distinct digits add up to {sum}")
             }
             RulesError::DistinctSize { found, side } => {
-                write!(f, "a group of distinct digits has {found} cells; it needs 2 to {side}")
+                write!(f, "a group of distinct digits has {}; it needs 2 to {side}", Counted(found, "cell"))
             }
             RulesError::RelatedToItself { cell } => {
                 write!(f, "cell {cell} is related to itself; a relation or thermometer takes distinct cells")
@@ -2177,7 +2188,7 @@ impl fmt::Display for RulesError {
                 write!(f, "no two digits of 1 to {side} keep the relation \"{relation}\"")
             }
             RulesError::ThermometerLength { found, side } => {
-                write!(f, "a thermometer has {found} cells; it needs 1 to {side}")
+                write!(f, "a thermometer has {}; it needs 1 to {side}", Counted(found, "cell"))
             }
             RulesError::RepeatedSumCell { cell } => {
                 write!(f, "cell {cell} is given twice in one sum, arrow, sandwich or line")
@@ -2203,14 +2214,16 @@ impl fmt::Display for RulesError {
             }
             RulesError::BetweenLineLength { found, side } => write!(
                 f,
-                "a between line has {found} cells; it needs its two ends and at least one cell between them (on digits 1 to {side})"
+                "a between line has {}; it needs its two ends and at least one cell between them (on digits 1 to {side})",
+                Counted(found, "cell")
             ),
             RulesError::RenbanLength { found, side } => write!(
                 f,
-                "a renban line has {found} cells; it needs 2 to {side}, as its digits are a run of distinct digits from 1 to {side}"
+                "a renban line has {}; it needs 2 to {side}, as its digits are a run of distinct digits from 1 to {side}",
+                Counted(found, "cell")
             ),
             RulesError::ShortLine { found, least } => {
-                write!(f, "a line of {found} cells is too short for its rule, which needs {least} or more")
+                write!(f, "a line of {} is too short for its rule, which needs {least} or more", Counted(found, "cell"))
             }
             RulesError::NoThirds { side } => {
                 write!(f, "an entropic line splits the digits into thirds, and the digits 1 to {side} do not split so")

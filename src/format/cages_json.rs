@@ -652,7 +652,10 @@ impl Reader<'_> {
         let cells = match cells.as_deref() {
             Some(&[first, second]) => (first, second),
             Some(other) => {
-                return Err(self.error(start, format!("a relation has {} cells; it takes two", other.len())));
+                return Err(self.error(
+                    start,
+                    format!("a relation has {}; it takes two", crate::board::Counted(other.len(), "cell")),
+                ));
             }
             None => return Err(self.error(start, "a relation has no \"cells\"")),
         };

@@ -4,7 +4,7 @@ use std::fmt;
 
 use itertools::Itertools;
 
-use crate::board::{Region, Shape};
+use crate::board::{Counted, Region, Shape};
 
 /// Why a text is not a puzzle.
 ///
@@ -366,16 +366,20 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::CellCount { found, .. } => write!(
                 f,
-                "a one-line puzzle has {found} cells, but it needs the square of a board side: one of {}",
+                "a one-line puzzle has {}, but it needs the square of a board side: one of {}",
+                Counted(found, "cell"),
                 sides()
             ),
             ParseError::RowLength { found, expected, .. } => write!(
                 f,
-                "this row has {found} cells where the other rows have {expected}; every row needs the same number"
+                "this row has {} where the other rows have {expected}; every row needs the same number",
+                Counted(found, "cell")
             ),
             ParseError::RowCount { found, expected } => write!(
                 f,
-                "the grid has {found} rows but its rows have {expected} cells; a board needs as many rows as columns"
+                "the grid has {} but its rows have {}; a board needs as many rows as columns",
+                Counted(found, "row"),
+                Counted(expected, "cell")
             ),
             ParseError::UnsupportedSide { side } if !(2..=25).contains(&side) => write!(
                 f,
@@ -456,13 +460,15 @@ impl fmt::Display for Reason<'_> {
             }
             ParseError::ShapeCells { shape, found, .. } if !shape.has_boxes() => write!(
                 f,
-                "a one-line puzzle has {found} cells, but a Latin square of side {side} has {}",
+                "a one-line puzzle has {}, but a Latin square of side {side} has {}",
+                Counted(found, "cell"),
                 shape.cells(),
                 side = shape.side()
             ),
             ParseError::ShapeCells { shape, found, .. } => write!(
                 f,
-                "a one-line puzzle has {found} cells, but boxes of {}x{} make a {side}x{side} board of {} cells",
+                "a one-line puzzle has {}, but boxes of {}x{} make a {side}x{side} board of {} cells",
+                Counted(found, "cell"),
                 shape.box_rows(),
                 shape.box_cols(),
                 shape.cells(),

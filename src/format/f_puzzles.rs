@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Write as _};
 
 use super::cages_json::{Reader, placed};
-use crate::board::{Board, Indexer, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
+use crate::board::{Board, Counted, Indexer, Region, Relation, Rules, RulesError, SYMBOLS, Shape};
 
 /// A board whose rules f-puzzles cannot hold: what is missing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -673,7 +673,11 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                 for item in items(&mut r, &grid)? {
                     let (cells, clones) = (item.cells.unwrap_or_default(), item.clone_cells.unwrap_or_default());
                     if cells.len() != clones.len() {
-                        let reason = format!("a clone has {} cells and {} clone cells", cells.len(), clones.len());
+                        let reason = format!(
+                            "a clone has {} and {}",
+                            Counted(cells.len(), "cell"),
+                            Counted(clones.len(), "clone cell")
+                        );
                         return Err(error(&r, item.at, reason));
                     }
                     relations.extend(cells.iter().zip(&clones).map(|(&a, &b)| (a, "difference", 0, b)));
@@ -716,7 +720,7 @@ pub(super) fn translate(text: &str) -> Result<(String, Shape), (usize, usize, St
                 for item in items(&mut r, &grid)? {
                     let cells = item.cells.unwrap_or_default();
                     let &[first, second] = cells.as_slice() else {
-                        let reason = format!("a {key} mark joins {} cells; it joins two", cells.len());
+                        let reason = format!("a {key} mark joins {}; it joins two", Counted(cells.len(), "cell"));
                         return Err(error(&r, item.at, reason));
                     };
                     let (name, number) = match (key.as_str(), item.value.as_deref().map(str::trim)) {

@@ -311,7 +311,11 @@ impl Rules {
             }
         }
         if count != cells {
-            return Err(error(last_line, 1, format!("the map has {count} cells; the board has {cells}")));
+            return Err(error(
+                last_line,
+                1,
+                format!("the map has {}; the board has {cells}", crate::board::Counted(count, "cell")),
+            ));
         }
         // The cages before the first without a sum are checked first, so
         // that the error reported is the first cage's in map order.

@@ -481,7 +481,11 @@ impl Parser {
         if let Some((range, (line, column))) = &object.regions {
             let labels = text[range.clone()].chars().filter(|c| !c.is_whitespace()).count();
             if labels != side * side {
-                let reason = format!("the region map has {labels} labels, and the puzzle {} cells", side * side);
+                let reason = format!(
+                    "the region map has {}, and the puzzle {} cells",
+                    crate::board::Counted(labels, "label"),
+                    side * side
+                );
                 return Err(ParseError::LineRules { line: *line, column: *column, reason });
             }
         }

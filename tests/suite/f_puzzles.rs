@@ -515,7 +515,7 @@ fn what_cannot_be_read_says_what_and_where() {
         format!(r#"{{"size":4,"grid":{empty},"littlekillersum":[{{"cell":"R0C0","direction":"DR","value":"17"}}]}}"#);
     assert!(reason(&too_much).contains("no 4 digits of 1 to 4 add up to 17"), "{}", reason(&too_much));
     let clone = format!(r#"{{"size":4,"grid":{empty},"clone":[{{"cells":["R1C1","R1C2"],"cloneCells":["R3C3"]}}]}}"#);
-    assert!(reason(&clone).contains("a clone has 2 cells and 1 clone cells"), "{}", reason(&clone));
+    assert!(reason(&clone).contains("a clone has 2 cells and 1 clone cell"), "{}", reason(&clone));
     let off = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"R5C1"}}]}}"#);
     assert!(reason(&off).contains("cell \"R5C1\" is off the 4x4 board"), "{}", reason(&off));
     let bad = format!(r#"{{"size":4,"grid":{empty},"odd":[{{"cell":"B2"}}]}}"#);

@@ -203,6 +203,20 @@ fn error_messages_say_what_and_where_and_how_to_fix() {
         "{msg}"
     );
     assert_eq!(err(&LINE[1..]).position(), Some((1, 1)));
+    // One of a thing is one thing, not one things.
+    assert!(err("7").to_string().starts_with("line 1: a one-line puzzle has 1 cell, but"), "{}", err("7"));
+    assert_eq!(
+        err("1 2 3 4\n1 2 3 4\n1\n1 2 3 4").to_string(),
+        "line 3: this row has 1 cell where the other rows have 4; every row needs the same number"
+    );
+    assert_eq!(
+        err("1\n2").to_string(),
+        "the grid has 2 rows but its rows have 1 cell; a board needs as many rows as columns"
+    );
+    assert_eq!(
+        lazydoku::Rules::new(Shape::new(2, 2)).with_regions("1").unwrap_err().to_string(),
+        "a region map has 1 label; it needs one per cell, 16"
+    );
 }
 
 #[test]

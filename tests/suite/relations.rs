@@ -296,7 +296,7 @@ fn json_puzzles_bring_thermometers_and_relations_and_get_them_back() {
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4], "relation": "less"}]}"#,
-            "-:1:46: a relation has 1 cells; it takes two",
+            "-:1:46: a relation has 1 cell; it takes two",
         ),
         (
             r#"{"puzzle": "................", "relations": [{"cells": [4, 5], "relation": "more"}]}"#,

@@ -591,7 +591,7 @@ fn groups_of_distinct_digits_are_checked_kept_and_compared_as_sets() {
     assert_eq!(four().with_distinct(&[5, 5]), Err(RulesError::RepeatedCell { cell: 5 }));
     assert_eq!(
         four().with_distinct(&[9]).unwrap_err().to_string(),
-        "a group of distinct digits has 1 cells; it needs 2 to 4"
+        "a group of distinct digits has 1 cell; it needs 2 to 4"
     );
 
     // Order does not matter, repeats count once, and the plain rules are not these.
