@@ -405,3 +405,63 @@ fn equal_text_means_equal_boards() {
     assert_eq!(set.len(), 1);
     assert_ne!(a, a.place(0, 4).unwrap());
 }
+
+#[test]
+fn solutions_in_order_on_several_threads_are_the_solutions_in_their_order() {
+    // Threads that walk subtrees and give the next ones to idle threads,
+    // read back in order, give the boards of `solutions()` one for one:
+    // boards of many solutions (more than the threads may hold unread),
+    // few, one and none, on both engines and with rules beyond the
+    // classic ones, in batches of one, of seven and of sixty-four.
+    let million: Board = common::load("million.txt")[0].parse().unwrap();
+    let mut boards: Vec<Board> =
+        common::load("puzzles7_serg_benchmark").iter().take(5).map(|line| line.parse().unwrap()).collect();
+    boards.push(million.clone());
+    boards.push(Board::empty(Shape::NINE));
+    boards.push(Board::empty(Shape::new(2, 2)));
+    boards.push(Board::empty(Shape::new(2, 3)));
+    boards.push(EASY.parse().unwrap());
+    boards.push(EASY.parse::<Board>().unwrap().solve().unwrap());
+    // No place for a 3 in the first row.
+    boards.push("12.....3..3.....".parse().unwrap());
+    boards.push(common::load("hard16.txt")[0].parse().unwrap());
+    boards.push(Rules::new(Shape::new(2, 3)).with_cage(3, &[0, 1]).unwrap().parse(&".".repeat(36)).unwrap());
+    boards.push(Rules::new(Shape::NINE).with_windows().parse(&".".repeat(81)).unwrap());
+    for board in &boards {
+        let expected: Vec<Board> = board.solutions().take(30_000).collect();
+        for (threads, size) in [(1, 64), (2, 1), (2, 7), (2, 64), (3, 64), (8, 7)] {
+            let batches = board.par_solutions_in_order(threads, move |batch: &mut Vec<Board>, solution| {
+                batch.push(solution);
+                batch.len() == size
+            });
+            let mut in_order = Vec::new();
+            for (batch, count) in batches {
+                assert!(count > 0 && count == batch.len() && count <= size, "{board}: a batch of {count}");
+                in_order.extend(batch);
+                // Boards of more solutions than are compared are read a
+                // batch past them; the others to their end.
+                if expected.len() == 30_000 && in_order.len() >= 30_000 {
+                    break;
+                }
+            }
+            in_order.truncate(30_000);
+            assert_eq!(in_order.len(), expected.len(), "{board} on {threads} threads");
+            assert!(in_order == expected, "{board} on {threads} threads: another order");
+        }
+    }
+    // Every solution of a board of a million, to the end, written out.
+    let lines = million.par_solutions_in_order(2, |text: &mut String, solution| {
+        text.push_str(solution.as_str());
+        text.push('\n');
+        text.len() > 1 << 16
+    });
+    let (count, bytes) = lines.fold((0, 0), |(count, bytes), (text, k)| (count + k, bytes + text.len()));
+    assert_eq!((count, bytes), (1_039_784, 1_039_784 * 82));
+    // Dropped with the threads far from done: nothing waits on them.
+    let mut some = Board::empty(Shape::NINE).par_solutions_in_order(2, |batch: &mut Vec<Board>, solution| {
+        batch.push(solution);
+        batch.len() == 4
+    });
+    assert!(some.nth(10).is_some_and(|(batch, _)| batch.iter().all(Board::is_complete)));
+    drop(some);
+}

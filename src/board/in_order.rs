@@ -1,0 +1,462 @@
+//! [`BatchesInOrder`]: the solutions of [`Board::solutions`], in the same
+//! order, found on several threads and handed over in batches that the
+//! threads build.
+//!
+//! A worker thread walks a subtree depth-first, as `solutions()` does, and
+//! streams its solutions, a batch at a time, into a channel of its own,
+//! which the iterator reads. When another worker has nothing to do, the
+//! walking one gives it the next unvisited child of the board above the
+//! one it is at (or of that one, when it has no board above). That child's
+//! subtree comes, in the order of the solutions, right after the subtree
+//! the walker is in, so the walker puts a mark into its channel at that
+//! point ([`Message::Then`]): the reader reads the other worker's channel
+//! to its end there before going on. The reader thus reads a tree of
+//! channels depth-first, and the solutions come in their order.
+//!
+//! Memory stays bounded: each channel holds at most
+//! [`BATCHES_PER_CHANNEL`] batches before its worker waits, and a walker
+//! gives nothing away while [`GIVEN_PER_THREAD`] subtrees per thread are
+//! given and not yet read to their end, nor while [`BUFFERED_PER_THREAD`]
+//! solutions per thread are sent and not yet read.
+//!
+//! Nothing waits for ever. The worker of the channel the reader reads only
+//! ever waits on that channel; the others wait on channels read later.
+//! And the reader does not wait long on a subtree that no worker has
+//! taken (the workers may all be waiting on channels read after it): it
+//! walks such a subtree itself. A worker whose channel was full took other
+//! subtrees meanwhile, in a try, and could wait on one read after its own
+//! while the reader waited on its own: it hung.
+//!
+//! Boards go from thread to thread only as the roots of given subtrees:
+//! the solutions stay where they are found, and the batches carry what the
+//! caller builds from them. Handed over one by one, the boards cost the
+//! reader about half as much as finding them on 9x9 (docs/performance.md).
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::iter::FusedIterator;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::Duration;
+
+use super::{Board, Children, Solutions};
+
+/// Solutions in the channels, sent and not yet read, past which no more
+/// subtrees are given away, per thread.
+const BUFFERED_PER_THREAD: usize = 4096;
+/// Subtrees given away and not yet read to their end, per thread.
+const GIVEN_PER_THREAD: usize = 8;
+/// Batches a channel holds before its worker waits.
+const BATCHES_PER_CHANNEL: usize = 16;
+/// How long the reader waits on a given subtree that no worker has taken
+/// before it walks the subtree itself.
+const WAIT: Duration = Duration::from_millis(2);
+/// Boards with at most this many empty cells have their solutions found by
+/// [`Board::solutions`] alone, with nothing given away from inside: its
+/// walk near the leaves is faster than one that can stop to give.
+const WALKED_WHOLE: usize = 20;
+
+/// What a worker sends down a channel.
+enum Message<B> {
+    /// A batch, and how many solutions it holds.
+    Batch(B, usize),
+    /// Read this subtree to its end here, then go on with this channel.
+    Then(Gift<B>),
+    /// The subtree is searched: a channel closed without it means that its
+    /// worker panicked.
+    Done,
+}
+
+/// The root of a given subtree, until a worker (or the reader) takes it.
+type Root = Arc<Mutex<Option<Board>>>;
+
+/// A subtree given away, as the reader sees it.
+struct Gift<B> {
+    root: Root,
+    batches: Receiver<Message<B>>,
+}
+
+/// A subtree waiting for a worker, and where its batches go.
+struct Job<B> {
+    root: Root,
+    to_reader: SyncSender<Message<B>>,
+}
+
+/// What the workers and the reader share.
+struct Shared<B, F> {
+    /// Adds a solution to a batch; `true` when the batch is full.
+    add: F,
+    jobs: Mutex<VecDeque<Job<B>>>,
+    /// Signalled when a job comes or the search stops.
+    job_came: Condvar,
+    /// Workers waiting for a job.
+    idle: AtomicUsize,
+    /// Jobs in the queue whose root no one has taken.
+    queued: AtomicUsize,
+    /// Subtrees given away and not yet read to their end.
+    given: AtomicUsize,
+    most_given: usize,
+    /// Solutions sent and not yet read.
+    buffered: AtomicUsize,
+    most_buffered: usize,
+    stopped: AtomicBool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A poisoned lock means a worker panicked; the reader says so when the
+    // worker's channel closes without its end.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<B, F> Shared<B, F> {
+    /// Whether a walker should give a subtree away now.
+    fn wants_gift(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > self.queued.load(Ordering::Relaxed)
+            && self.given.load(Ordering::Relaxed) < self.most_given
+            && self.buffered.load(Ordering::Relaxed) < self.most_buffered
+    }
+
+    /// Queues `root` for a worker; returns what the reader reads of it.
+    fn give(&self, root: Board) -> Gift<B> {
+        let root = Arc::new(Mutex::new(Some(root)));
+        let (to_reader, batches) = sync_channel(BATCHES_PER_CHANNEL);
+        self.given.fetch_add(1, Ordering::Relaxed);
+        self.queued.fetch_add(1, Ordering::Relaxed);
+        lock(&self.jobs).push_back(Job { root: Arc::clone(&root), to_reader });
+        self.job_came.notify_one();
+        Gift { root, batches }
+    }
+
+    fn stop(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        let _jobs = lock(&self.jobs);
+        self.job_came.notify_all();
+    }
+}
+
+/// The solutions of a board in the order of [`Board::solutions`], found on
+/// several threads, in batches that the threads build. Built by
+/// [`Board::par_solutions_in_order`].
+///
+/// Dropping it stops the threads: each ends once it has found its next
+/// solution, or searched the board it is at.
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct BatchesInOrder<B, F> {
+    threads: usize,
+    /// Worker threads started.
+    workers: usize,
+    /// The board, until the first call of `next`.
+    root: Option<Board>,
+    shared: Arc<Shared<B, F>>,
+    /// The channels being read, the one read now last.
+    reading: Vec<Gift<B>>,
+    /// A subtree that no worker took, walked here: it stands for the
+    /// channel read now.
+    here: Option<Solutions>,
+}
+
+impl<B, F> fmt::Debug for BatchesInOrder<B, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BatchesInOrder")
+            .field("threads", &self.threads)
+            .field("workers", &self.workers)
+            .field("reading", &self.reading.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B, F> BatchesInOrder<B, F>
+where
+    B: Default + Send + 'static,
+    F: Fn(&mut B, Board) -> bool + Send + Sync + 'static,
+{
+    pub(super) fn new(board: &Board, threads: usize, add: F) -> BatchesInOrder<B, F> {
+        let threads = threads.max(1);
+        BatchesInOrder {
+            threads,
+            workers: 0,
+            root: Some(board.clone()),
+            shared: Arc::new(Shared {
+                add,
+                jobs: Mutex::new(VecDeque::new()),
+                job_came: Condvar::new(),
+                idle: AtomicUsize::new(0),
+                queued: AtomicUsize::new(0),
+                given: AtomicUsize::new(0),
+                most_given: GIVEN_PER_THREAD * threads,
+                buffered: AtomicUsize::new(0),
+                most_buffered: BUFFERED_PER_THREAD * threads,
+                stopped: AtomicBool::new(false),
+            }),
+            reading: Vec::new(),
+            here: None,
+        }
+    }
+
+    /// Starts the workers, the first with the whole tree.
+    fn start(&mut self, root: Board) {
+        let gift = self.shared.give(root);
+        // The root counts as no gift: no mark is read before it.
+        self.shared.given.fetch_sub(1, Ordering::Relaxed);
+        self.reading.push(gift);
+        for _ in 0..self.threads {
+            let shared = Arc::clone(&self.shared);
+            // A thread that cannot be had leaves its work to the others, or
+            // to the reader.
+            let spawned = thread::Builder::new().name("lazydoku-solutions".into()).spawn(move || work(&shared));
+            self.workers += usize::from(spawned.is_ok());
+        }
+    }
+
+    /// The channel read now is at its end: back to the one it was read
+    /// from.
+    fn finished(&mut self) {
+        self.reading.pop();
+        if !self.reading.is_empty() {
+            self.shared.given.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The next batch of the subtree walked here; at its end, the channel
+    /// it stands for is finished.
+    fn next_here(&mut self) -> Option<(B, usize)> {
+        let here = self.here.as_mut()?;
+        let mut batch = B::default();
+        let mut count = 0;
+        for solution in here.by_ref() {
+            count += 1;
+            if (self.shared.add)(&mut batch, solution) {
+                return Some((batch, count));
+            }
+        }
+        self.here = None;
+        self.finished();
+        (count > 0).then_some((batch, count))
+    }
+}
+impl<B, F> Iterator for BatchesInOrder<B, F>
+where
+    B: Default + Send + 'static,
+    F: Fn(&mut B, Board) -> bool + Send + Sync + 'static,
+{
+    /// A batch, and how many solutions it holds (one or more).
+    type Item = (B, usize);
+
+    fn next(&mut self) -> Option<(B, usize)> {
+        if let Some(root) = self.root.take() {
+            self.start(root);
+        }
+        let mut waited = false;
+        loop {
+            if self.here.is_some() {
+                match self.next_here() {
+                    Some(batch) => return Some(batch),
+                    None => continue,
+                }
+            }
+            let is_root = self.reading.len() == 1;
+            let Some(gift) = self.reading.last() else {
+                self.shared.stop();
+                return None;
+            };
+            // The root is the first job, taken by the first worker free.
+            let may_walk =
+                if is_root { self.workers == 0 } else { waited || self.shared.idle.load(Ordering::Relaxed) == 0 };
+            let untaken = if may_walk { lock(&gift.root).take() } else { None };
+            if let Some(root) = untaken {
+                self.shared.queued.fetch_sub(1, Ordering::Relaxed);
+                self.here = Some(root.solutions());
+                continue;
+            }
+            let message = match gift.batches.recv_timeout(WAIT) {
+                Ok(message) => message,
+                Err(RecvTimeoutError::Timeout) => {
+                    waited = true;
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => panic!("a thread searching solutions in order panicked"),
+            };
+            waited = false;
+            match message {
+                Message::Batch(batch, count) => {
+                    self.shared.buffered.fetch_sub(count, Ordering::Relaxed);
+                    return Some((batch, count));
+                }
+                Message::Then(inner) => self.reading.push(inner),
+                Message::Done => self.finished(),
+            }
+        }
+    }
+}
+
+impl<B, F> FusedIterator for BatchesInOrder<B, F>
+where
+    B: Default + Send + 'static,
+    F: Fn(&mut B, Board) -> bool + Send + Sync + 'static,
+{
+}
+
+impl<B, F> Drop for BatchesInOrder<B, F> {
+    fn drop(&mut self) {
+        self.shared.stop();
+    }
+}
+
+/// A worker's loop: the next job, until the search stops.
+fn work<B, F>(shared: &Shared<B, F>)
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    loop {
+        let job = {
+            let mut jobs = lock(&shared.jobs);
+            loop {
+                if shared.stopped.load(Ordering::Relaxed) {
+                    return;
+                }
+                if let Some(job) = jobs.pop_front() {
+                    break job;
+                }
+                shared.idle.fetch_add(1, Ordering::Relaxed);
+                jobs = shared.job_came.wait(jobs).unwrap_or_else(PoisonError::into_inner);
+                shared.idle.fetch_sub(1, Ordering::Relaxed);
+            }
+        };
+        // The reader may have taken the root to walk it itself.
+        let root = lock(&job.root).take();
+        let Some(root) = root else { continue };
+        shared.queued.fetch_sub(1, Ordering::Relaxed);
+        let mut out = Out { shared, to_reader: job.to_reader, batch: B::default(), count: 0 };
+        if walk(root, &mut out).is_none() || out.send(Message::Done).is_none() {
+            // The reader has gone: nothing more is wanted.
+            return;
+        }
+    }
+}
+
+/// A worker's channel, with the batch it is filling.
+struct Out<'a, B, F> {
+    shared: &'a Shared<B, F>,
+    to_reader: SyncSender<Message<B>>,
+    batch: B,
+    count: usize,
+}
+
+impl<B, F> Out<'_, B, F>
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    fn push(&mut self, solution: Board) -> Option<()> {
+        self.count += 1;
+        if (self.shared.add)(&mut self.batch, solution) {
+            self.flush()?;
+        }
+        Some(())
+    }
+
+    fn flush(&mut self) -> Option<()> {
+        if self.count > 0 {
+            let batch = std::mem::take(&mut self.batch);
+            let count = std::mem::take(&mut self.count);
+            self.shared.buffered.fetch_add(count, Ordering::Relaxed);
+            self.to_reader.send(Message::Batch(batch, count)).ok()?;
+        }
+        Some(())
+    }
+
+    /// Sends `message` after the solutions before it.
+    fn send(&mut self, message: Message<B>) -> Option<()> {
+        self.flush()?;
+        self.to_reader.send(message).ok()
+    }
+}
+
+/// A board branched by a walker: its children still to visit, and the
+/// subtrees given away from among them, to be read after the child
+/// visited now.
+struct Branched<B> {
+    children: Children,
+    given: Vec<Gift<B>>,
+}
+
+/// Sends the solutions of `root` down `out`, in the order of
+/// [`Board::solutions`], giving subtrees away when workers are idle.
+/// `None` once the reader has gone or the search has stopped.
+fn walk<B, F>(root: Board, out: &mut Out<'_, B, F>) -> Option<()>
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    let shared = out.shared;
+    let mut stack = Vec::new();
+    visit(root, &mut stack, out)?;
+    while !stack.is_empty() {
+        if shared.stopped.load(Ordering::Relaxed) {
+            return None;
+        }
+        if shared.wants_gift() {
+            give(&mut stack, out)?;
+        }
+        let Some(top) = stack.last_mut() else { break };
+        if let Some(child) = top.children.next() {
+            visit(child, &mut stack, out)?;
+            continue;
+        }
+        stack.pop();
+        // The child visited at the level above is done: what was given
+        // from that level comes next.
+        if let Some(parent) = stack.last_mut() {
+            for gift in std::mem::take(&mut parent.given) {
+                out.send(Message::Then(gift))?;
+            }
+        }
+    }
+    Some(())
+}
+
+/// Visits `board`: a solution is sent, a board with few empty cells is
+/// walked whole, and any other is branched.
+fn visit<B, F>(board: Board, stack: &mut Vec<Branched<B>>, out: &mut Out<'_, B, F>) -> Option<()>
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    if board.is_complete() {
+        out.push(board)
+    } else if board.empty_cells() <= WALKED_WHOLE {
+        board.solutions().try_for_each(|solution| out.push(solution))
+    } else {
+        stack.push(Branched { children: board.children(), given: Vec::new() });
+        Some(())
+    }
+}
+
+/// Gives away the next child of the board above the deepest one on
+/// `stack`, or of the deepest, or of the nearest board above that has one
+/// left: the child visited next after the subtree the walker is in, at the
+/// lowest level where that subtree is worth a thread.
+fn give<B, F>(stack: &mut [Branched<B>], out: &mut Out<'_, B, F>) -> Option<()>
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    let deepest = stack.len() - 1;
+    for level in (0..=deepest.saturating_sub(1)).rev() {
+        if let Some(child) = stack[level].children.next() {
+            let gift = out.shared.give(child);
+            if level == deepest {
+                // No child of the deepest board is being visited: the gift
+                // comes now.
+                out.send(Message::Then(gift))?;
+            } else {
+                stack[level].given.push(gift);
+            }
+            return Some(());
+        }
+    }
+    Some(())
+}
