@@ -428,7 +428,16 @@ where
     if board.is_complete() {
         out.push(board)
     } else if board.empty_cells() <= WALKED_WHOLE {
-        board.solutions().try_for_each(|solution| out.push(solution))
+        // `for_each` is the walk's own loop (`try_for_each` would go
+        // through `next`); the subtree is small, so once the reader has gone
+        // the rest is walked without being sent.
+        let mut sent = Some(());
+        board.solutions().for_each(|solution| {
+            if sent.is_some() {
+                sent = out.push(solution);
+            }
+        });
+        sent
     } else {
         stack.push(Branched { children: board.children(), given: Vec::new() });
         Some(())
