@@ -598,7 +598,8 @@ impl Board {
     /// thread waits once sixteen batches of its own wait to be read, and
     /// work is given away only while fewer than eight subtrees per thread
     /// are given and unread, and fewer than 4,096 solutions per thread
-    /// wait. One thread, or none to be had, gives the same solutions.
+    /// wait. One thread is the calling one, which walks the tree as
+    /// `solutions()` does; with no thread to be had, so does the caller.
     /// Dropping the iterator stops the threads, each once it has found its
     /// next solution.
     ///
