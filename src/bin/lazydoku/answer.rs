@@ -3,6 +3,8 @@
 use itertools::Itertools as _;
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use lazydoku::explain::{Ending, Explain, Step, Technique};
 use lazydoku::format::{Layout, Parser};
@@ -766,17 +768,147 @@ fn after_tokens(line: &str, count: usize) -> &str {
     rest.trim_end()
 }
 
+/// How `all` writes one puzzle's solutions, owned so that each thread of a
+/// search on several threads can hold it.
+struct SolutionText {
+    settings: Settings,
+    layout: Option<Layout>,
+    /// The puzzle's rules as JSON fields, the same for every solution.
+    rules: Vec<(&'static str, String)>,
+    file: Option<String>,
+    line: usize,
+    /// An object of a JSON array, written in the array's own format.
+    element: bool,
+    /// The record starts its line.
+    line_start: bool,
+    quoted: bool,
+    /// A bare line's solutions are their boards' own text, passed on as it
+    /// is: a string built for each was a tenth of the time of writing a
+    /// million of them.
+    own_text: bool,
+}
+
+impl SolutionText {
+    fn text<'b>(&self, solution: &'b Board) -> Cow<'b, str> {
+        let settings = &self.settings;
+        if self.own_text {
+            Cow::Borrowed(solution.as_str())
+        } else if settings.format == Some(Format::Json) {
+            let fields: Vec<_> =
+                std::iter::once(("solution", quote(settings, solution))).chain(self.rules.clone()).collect();
+            json(Origin { file: self.file.as_deref() }, self.line, "solution", &fields).into()
+        } else if self.element && self.quoted {
+            quote_str(&render(settings, self.layout.as_ref(), solution)).into()
+        } else {
+            render(settings, self.layout.as_ref(), solution).into()
+        }
+    }
+
+    /// What goes before a solution written as `text`, but the first.
+    fn between(&self, text: &str) -> &'static str {
+        match () {
+            () if self.element && self.line_start => ",\n",
+            () if self.element => ",",
+            // Multi-line answers (grids, matrices) get a blank line between them.
+            () if text.contains('\n') => "\n\n",
+            () => "\n",
+        }
+    }
+
+    /// Adds `solution` to `batch`, each solution after what goes before
+    /// it; `true` when the batch is due.
+    fn add(&self, batch: &mut TextBatch, solution: &Board) -> bool {
+        let text = self.text(solution);
+        let between = self.between(&text);
+        if batch.ends.is_empty() {
+            batch.first_between = between.len();
+        }
+        batch.text.push_str(between);
+        batch.text.push_str(&text);
+        batch.ends.push(batch.text.len());
+        batch.is_due()
+    }
+}
+
+/// Solutions' text built by one of the threads of `all` on one puzzle.
+#[derive(Default)]
+struct TextBatch {
+    text: String,
+    /// Where each solution's text ends.
+    ends: Vec<usize>,
+    /// The length of what goes before the first solution, left out when
+    /// it is the puzzle's first.
+    first_between: usize,
+    /// When the first solution came and when the clock was last read;
+    /// the solutions added since, and how many to add before the next
+    /// reading.
+    since: Option<(Instant, Instant)>,
+    untimed: u32,
+    between_readings: u32,
+}
+
+/// A thread's batch under `all` is due at this size...
+const TEXT_BATCH_BYTES: usize = 1 << 16;
+/// ...or once its first solution has waited this long, so that solutions
+/// that come slowly still show soon.
+const TEXT_BATCH_WAIT: Duration = Duration::from_millis(20);
+/// The most solutions a batch takes without reading the clock.
+const MOST_UNTIMED: u32 = 64;
+
+impl TextBatch {
+    /// Whether the batch is full or has waited long enough. The clock is
+    /// read at the first solution and then once every so many, as many as
+    /// come in about a quarter of [`TEXT_BATCH_WAIT`] at the pace seen so
+    /// far: a 9x9 solution comes in some 200 ns, and a reading of the
+    /// clock costs a tenth of that.
+    fn is_due(&mut self) -> bool {
+        if self.text.len() >= TEXT_BATCH_BYTES {
+            return true;
+        }
+        let Some((since, read_at)) = self.since else {
+            let now = Instant::now();
+            (self.since, self.untimed, self.between_readings) = (Some((now, now)), 0, 1);
+            return false;
+        };
+        self.untimed += 1;
+        if self.untimed < self.between_readings {
+            return false;
+        }
+        let now = Instant::now();
+        let pace = (now - read_at) / self.untimed;
+        let pieces = (TEXT_BATCH_WAIT / 4).as_nanos() / pace.as_nanos().max(1);
+        self.between_readings = u32::try_from(pieces).unwrap_or(u32::MAX).clamp(1, MOST_UNTIMED);
+        (self.since, self.untimed) = (Some((since, now)), 0);
+        now - since >= TEXT_BATCH_WAIT
+    }
+}
+
+/// Whether `all` may search a puzzle on `threads` threads: depth-first,
+/// the order the threads keep, and with no budget, which a search on
+/// several threads does not share.
+pub fn all_on_threads(settings: &Settings, threads: usize) -> bool {
+    threads > 1
+        && settings.order == Order::Dfs
+        && settings.budget.node_limit().is_none()
+        && settings.budget.time_limit().is_none()
+}
+
 /// `all` for one record: each solution goes to `emit` as soon as the search
 /// finds it (`emit` says `false` when the output is gone, and the search
 /// stops), with the line breaks and commas that go between solutions and
 /// after the last. The outcome that comes back holds what is left to
 /// write: nothing after solutions, or the one line that says why there are
 /// none.
+///
+/// With `threads` above one, where [`all_on_threads`] allows, the
+/// solutions are found on that many threads, in the same order
+/// ([`Board::par_solutions_in_order`]), and written by them in batches.
 pub fn stream_all(
     settings: &Settings,
     record: &Record<&str>,
     origin: Origin<'_>,
     limit: Option<usize>,
+    threads: usize,
     emit: &mut dyn FnMut(&str) -> bool,
 ) -> Outcome {
     let joined = joined(settings, record);
@@ -790,46 +922,52 @@ pub fn stream_all(
     // of the array too, apart by commas, a line each unless the object
     // shares its line.
     let element = keeps_layout(settings) && piece.in_array;
-    let between = |text: &str| match () {
-        () if element && piece.offset == 0 => ",\n",
-        () if element => ",",
-        // Multi-line answers (grids, matrices) get a blank line between them.
-        () if text.contains('\n') => "\n\n",
-        () => "\n",
-    };
-    // The same for every solution: built once.
-    let rules = if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() };
-    // A bare line's solutions are their boards' own text, passed on as it
-    // is: a string built for each was a tenth of the time of writing a
-    // million of them.
-    let own_text = settings.format.is_none() && layout.is_none() && !settings.parser.is_hex() && !element;
+    let writer = Arc::new(SolutionText {
+        settings: settings.clone(),
+        layout: layout.clone(),
+        rules: if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() },
+        file: origin.file.map(str::to_owned),
+        line: *line,
+        element,
+        line_start: piece.offset == 0,
+        quoted: piece.quoted,
+        own_text: settings.format.is_none() && layout.is_none() && !settings.parser.is_hex() && !element,
+    });
     let limit = limit.unwrap_or(usize::MAX);
     let mut found = 0usize;
+    let gone = Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
     // Writes one more solution; `false` once the output is gone.
     let mut write = |solution: &Board, found: usize| {
-        let text: Cow<'_, str> = if own_text {
-            Cow::Borrowed(solution.as_str())
-        } else if settings.format == Some(Format::Json) {
-            let fields: Vec<_> =
-                std::iter::once(("solution", quote(settings, solution))).chain(rules.clone()).collect();
-            json(origin, *line, "solution", &fields).into()
-        } else if element && piece.quoted {
-            quote_str(&render(settings, layout.as_ref(), solution)).into()
-        } else {
-            render(settings, layout.as_ref(), solution).into()
-        };
+        let text = writer.text(solution);
         // The separator goes first, as a piece of its own: put in front of
         // the solution's text, it moved the whole text.
-        (found == 0 || emit(between(&text))) && emit(&text)
+        (found == 0 || emit(writer.between(&text))) && emit(&text)
     };
-    let stopped = if settings.order == Order::Dfs {
+    let stopped = if all_on_threads(settings, threads) {
+        let add = {
+            let writer = Arc::clone(&writer);
+            move |batch: &mut TextBatch, solution: Board| writer.add(batch, &solution)
+        };
+        for (batch, count) in board.par_solutions_in_order(threads, add) {
+            let taken = count.min(limit - found);
+            let start = if found == 0 { batch.first_between } else { 0 };
+            if !emit(&batch.text[start..batch.ends[taken - 1]]) {
+                return gone;
+            }
+            found += taken;
+            if found == limit {
+                break;
+            }
+        }
+        None
+    } else if settings.order == Order::Dfs {
         // The library's walk itself rather than `solutions`' boxed results:
         // each board moved once less, and the walk inlined here.
         let mut walk = board.solutions().within(settings.budget);
         while found < limit {
             let Some(solution) = walk.next() else { break };
             if !write(&solution, found) {
-                return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined };
+                return gone;
             }
             found += 1;
         }
@@ -839,7 +977,7 @@ pub fn stream_all(
         for solution in solutions(board, settings).take(limit) {
             match solution {
                 Ok(solution) if write(&solution, found) => found += 1,
-                Ok(_) => return Outcome { out: None, status: Some(Status::Found), problem: None, key: None, joined },
+                Ok(_) => return gone,
                 Err(reason) => stopped = Some(reason),
             }
         }
@@ -848,7 +986,7 @@ pub fn stream_all(
     if let Some(reason) = stopped {
         let reason = format!("{reason} ({found} solutions written)");
         if found > 0 {
-            emit(between(""));
+            emit(writer.between(""));
         }
         let stopped = failure(settings, origin, *line, *lines, Status::Stopped, None, reason);
         return in_place(settings, record, stopped);

@@ -574,8 +574,11 @@ impl Batch {
     ) -> Option<()> {
         // A puzzle's `--timeout` runs from its start, so a lane that waited
         // on the puzzles before it would run out of time where one job
-        // does not: with a time limit, the puzzles go one at a time.
-        if self.jobs == 1 || self.settings.budget.time_limit().is_some() {
+        // does not: with a time limit, the puzzles go one at a time. A
+        // chunk of one puzzle (one given on the command line, say) has it
+        // searched on every job's thread, where the search allows.
+        if self.jobs == 1 || self.settings.budget.time_limit().is_some() || records.len() == 1 {
+            let threads = if records.len() == 1 { self.jobs } else { 1 };
             for record in records.range(0, records.len()) {
                 let mut batches = Batches::new();
                 let mut open = true;
@@ -585,7 +588,7 @@ impl Batch {
                     }
                     open
                 };
-                let outcome = stream_all(&self.settings, &record, origin.borrowed(), limit, &mut emit);
+                let outcome = stream_all(&self.settings, &record, origin.borrowed(), limit, threads, &mut emit);
                 if !open {
                     return None;
                 }
@@ -616,7 +619,7 @@ impl Batch {
                     let sent = batches.add(text).is_none_or(|full| to_lane.send(Lane::Solutions(full)).is_ok());
                     sent && !stopped.load(Ordering::Relaxed)
                 };
-                let outcome = stream_all(settings, &records.get(index), origin.borrowed(), limit, &mut emit);
+                let outcome = stream_all(settings, &records.get(index), origin.borrowed(), limit, 1, &mut emit);
                 if let Some(rest) = batches.rest() {
                     let _ = to_lane.send(Lane::Solutions(rest));
                 }
