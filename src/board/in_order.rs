@@ -19,13 +19,19 @@
 //! given and not yet read to their end, nor while [`BUFFERED_PER_THREAD`]
 //! solutions per thread are sent and not yet read.
 //!
+//! A worker whose channel is full, while the reader reads another, walks
+//! meanwhile a waiting subtree whose solutions come before its channel's
+//! (each subtree knows where its root is in the tree, [`Path`]), and waits
+//! only when there is none. It never takes one that comes after: it could
+//! then wait on that one while the reader waited on its own (a try that
+//! did so hung).
+//!
 //! Nothing waits for ever. The worker of the channel the reader reads only
-//! ever waits on that channel; the others wait on channels read later.
-//! And the reader does not wait long on a subtree that no worker has
-//! taken (the workers may all be waiting on channels read after it): it
-//! walks such a subtree itself. A worker whose channel was full took other
-//! subtrees meanwhile, in a try, and could wait on one read after its own
-//! while the reader waited on its own: it hung.
+//! ever waits on that channel; the others wait on channels read later,
+//! each the one it walks last, which comes first among its own. And the
+//! reader does not wait long on a subtree that no worker has taken (the
+//! workers may all be waiting on channels read after it): it walks such a
+//! subtree itself.
 //!
 //! Boards go from thread to thread only as the roots of given subtrees:
 //! the solutions stay where they are found, and the batches carry what the
@@ -35,8 +41,8 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::iter::FusedIterator;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::Duration;
@@ -53,6 +59,9 @@ const BATCHES_PER_CHANNEL: usize = 16;
 /// How long the reader waits on a given subtree that no worker has taken
 /// before it walks the subtree itself.
 const WAIT: Duration = Duration::from_millis(2);
+/// How long a worker whose channel is full, and not read now, waits for a
+/// subtree it may take before it tries its channel again.
+const FULL_WAIT: Duration = Duration::from_millis(1);
 /// Boards with at most this many empty cells have their solutions found by
 /// [`Board::solutions`] alone, with nothing given away from inside: its
 /// walk near the leaves is faster than one that can stop to give.
@@ -72,16 +81,26 @@ enum Message<B> {
 /// The root of a given subtree, until a worker (or the reader) takes it.
 type Root = Arc<Mutex<Option<Board>>>;
 
+/// Where a subtree's root is in the tree: the index of the child taken at
+/// each level from the top. The solutions come in the order of these
+/// paths, a subtree's own after those of the subtrees before it and of the
+/// boards above it.
+type Path = Vec<u32>;
+
 /// A subtree given away, as the reader sees it.
 struct Gift<B> {
     root: Root,
     batches: Receiver<Message<B>>,
+    /// Which subtree it is, for [`Shared::front`].
+    id: u64,
 }
 
 /// A subtree waiting for a worker, and where its batches go.
 struct Job<B> {
     root: Root,
     to_reader: SyncSender<Message<B>>,
+    id: u64,
+    path: Path,
 }
 
 /// What the workers and the reader share.
@@ -102,6 +121,10 @@ struct Shared<B, F> {
     buffered: AtomicUsize,
     most_buffered: usize,
     stopped: AtomicBool,
+    /// The subtree whose channel the reader reads now.
+    front: AtomicU64,
+    /// The next subtree's id.
+    next_id: AtomicU64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -118,15 +141,38 @@ impl<B, F> Shared<B, F> {
             && self.buffered.load(Ordering::Relaxed) < self.most_buffered
     }
 
-    /// Queues `root` for a worker; returns what the reader reads of it.
-    fn give(&self, root: Board) -> Gift<B> {
+    /// Queues `root`, at `path`, for a worker; returns what the reader
+    /// reads of it.
+    fn give(&self, root: Board, path: Path) -> Gift<B> {
         let root = Arc::new(Mutex::new(Some(root)));
         let (to_reader, batches) = sync_channel(BATCHES_PER_CHANNEL);
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.given.fetch_add(1, Ordering::Relaxed);
         self.queued.fetch_add(1, Ordering::Relaxed);
-        lock(&self.jobs).push_back(Job { root: Arc::clone(&root), to_reader });
-        self.job_came.notify_one();
-        Gift { root, batches }
+        lock(&self.jobs).push_back(Job { root: Arc::clone(&root), to_reader, id, path });
+        // All: a worker whose channel is full may not take this one.
+        self.job_came.notify_all();
+        Gift { root, batches, id }
+    }
+
+    /// The queued subtree nearest the reader that comes before `path`,
+    /// with its root, for a worker whose channel at `path` is full: its
+    /// solutions are read before that channel's, so the worker will not
+    /// wait on it behind its own.
+    fn take_before(&self, path: &[u32]) -> Option<(Job<B>, Board)> {
+        let mut jobs = lock(&self.jobs);
+        loop {
+            let at = (0..jobs.len())
+                .filter(|&i| jobs[i].path.as_slice() < path)
+                .min_by(|&i, &k| jobs[i].path.cmp(&jobs[k].path))?;
+            let job = jobs.remove(at)?;
+            // The reader may have taken the root to walk it itself.
+            let root = lock(&job.root).take();
+            if let Some(root) = root {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
+                return Some((job, root));
+            }
+        }
     }
 
     fn stop(&self) {
@@ -189,6 +235,8 @@ where
                 buffered: AtomicUsize::new(0),
                 most_buffered: BUFFERED_PER_THREAD * threads,
                 stopped: AtomicBool::new(false),
+                front: AtomicU64::new(0),
+                next_id: AtomicU64::new(0),
             }),
             reading: Vec::new(),
             here: None,
@@ -199,7 +247,7 @@ where
     /// the calling one: the tree is walked there, with nothing handed
     /// over (a worker and a reader cost 5 to 25% more).
     fn start(&mut self, root: Board) {
-        let gift = self.shared.give(root);
+        let gift = self.shared.give(root, Vec::new());
         // The root counts as no gift: no mark is read before it.
         self.shared.given.fetch_sub(1, Ordering::Relaxed);
         self.reading.push(gift);
@@ -266,6 +314,7 @@ where
                 self.shared.stop();
                 return None;
             };
+            self.shared.front.store(gift.id, Ordering::Relaxed);
             // The root is the first job, taken by the first worker free.
             let may_walk =
                 if is_root { self.workers == 0 } else { waited || self.shared.idle.load(Ordering::Relaxed) == 0 };
@@ -334,12 +383,22 @@ where
         let root = lock(&job.root).take();
         let Some(root) = root else { continue };
         shared.queued.fetch_sub(1, Ordering::Relaxed);
-        let mut out = Out { shared, to_reader: job.to_reader, batch: B::default(), count: 0 };
-        if walk(root, &mut out).is_none() || out.send(Message::Done).is_none() {
+        if walk_job(shared, job, root).is_none() {
             // The reader has gone: nothing more is wanted.
             return;
         }
     }
+}
+
+/// Walks a subtree taken from the queue, to the end of its channel.
+fn walk_job<B, F>(shared: &Shared<B, F>, job: Job<B>, root: Board) -> Option<()>
+where
+    B: Default,
+    F: Fn(&mut B, Board) -> bool,
+{
+    let mut out = Out { shared, to_reader: job.to_reader, batch: B::default(), count: 0, id: job.id, path: job.path };
+    walk(root, &mut out)?;
+    out.send(Message::Done)
 }
 
 /// A worker's channel, with the batch it is filling.
@@ -348,6 +407,9 @@ struct Out<'a, B, F> {
     to_reader: SyncSender<Message<B>>,
     batch: B,
     count: usize,
+    /// The subtree walked, and where its root is.
+    id: u64,
+    path: Path,
 }
 
 impl<B, F> Out<'_, B, F>
@@ -368,7 +430,7 @@ where
             let batch = std::mem::take(&mut self.batch);
             let count = std::mem::take(&mut self.count);
             self.shared.buffered.fetch_add(count, Ordering::Relaxed);
-            self.to_reader.send(Message::Batch(batch, count)).ok()?;
+            self.deliver(Message::Batch(batch, count))?;
         }
         Some(())
     }
@@ -376,7 +438,42 @@ where
     /// Sends `message` after the solutions before it.
     fn send(&mut self, message: Message<B>) -> Option<()> {
         self.flush()?;
-        self.to_reader.send(message).ok()
+        self.deliver(message)
+    }
+
+    /// Puts `message` into the channel. While the channel is full and the
+    /// reader reads another, the thread walks subtrees whose solutions are
+    /// read before this channel's, rather than wait: a thread given a
+    /// large subtree early filled its channel at once and waited there
+    /// for most of the search, while one other thread did all the work.
+    /// It takes none that is read after its own, which could leave it
+    /// waiting there while the reader waits on its own channel.
+    fn deliver(&mut self, message: Message<B>) -> Option<()> {
+        let mut message = message;
+        loop {
+            match self.to_reader.try_send(message) {
+                Ok(()) => return Some(()),
+                Err(TrySendError::Disconnected(_)) => return None,
+                Err(TrySendError::Full(back)) => message = back,
+            }
+            let shared = self.shared;
+            if shared.stopped.load(Ordering::Relaxed) {
+                return None;
+            }
+            // Read now: the reader empties it.
+            if shared.front.load(Ordering::Relaxed) == self.id {
+                return self.to_reader.send(message).ok();
+            }
+            if let Some((job, root)) = shared.take_before(&self.path) {
+                walk_job(shared, job, root)?;
+                continue;
+            }
+            // Idle meanwhile, so that walkers give subtrees away.
+            let jobs = lock(&shared.jobs);
+            shared.idle.fetch_add(1, Ordering::Relaxed);
+            drop(shared.job_came.wait_timeout(jobs, FULL_WAIT).unwrap_or_else(PoisonError::into_inner));
+            shared.idle.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -386,6 +483,18 @@ where
 struct Branched<B> {
     children: Children,
     given: Vec<Gift<B>>,
+    /// Children taken so far, visited or given, and the index of the one
+    /// visited now.
+    taken: u32,
+    visiting: u32,
+}
+
+impl<B> Branched<B> {
+    fn next(&mut self) -> Option<(u32, Board)> {
+        let child = self.children.next()?;
+        self.taken += 1;
+        Some((self.taken - 1, child))
+    }
 }
 
 /// Sends the solutions of `root` down `out`, in the order of
@@ -407,7 +516,8 @@ where
             give(&mut stack, out)?;
         }
         let Some(top) = stack.last_mut() else { break };
-        if let Some(child) = top.children.next() {
+        if let Some((index, child)) = top.next() {
+            top.visiting = index;
             visit(child, &mut stack, out)?;
             continue;
         }
@@ -444,7 +554,7 @@ where
         });
         sent
     } else {
-        stack.push(Branched { children: board.children(), given: Vec::new() });
+        stack.push(Branched { children: board.children(), given: Vec::new(), taken: 0, visiting: 0 });
         Some(())
     }
 }
@@ -460,8 +570,9 @@ where
 {
     let deepest = stack.len() - 1;
     for level in (0..=deepest.saturating_sub(1)).rev() {
-        if let Some(child) = stack[level].children.next() {
-            let gift = out.shared.give(child);
+        if let Some((index, child)) = stack[level].next() {
+            let path = out.path.iter().copied().chain(stack[..level].iter().map(|b| b.visiting)).chain([index]);
+            let gift = out.shared.give(child, path.collect());
             if level == deepest {
                 // No child of the deepest board is being visited: the gift
                 // comes now.
