@@ -66,6 +66,14 @@ const FULL_WAIT: Duration = Duration::from_millis(1);
 /// [`Board::solutions`] alone, with nothing given away from inside: its
 /// walk near the leaves is faster than one that can stop to give.
 const WALKED_WHOLE: usize = 20;
+/// Only boards with at least this many empty cells (or the root) give a
+/// child away: a 9x9 subtree given from lower down held too few solutions
+/// to be worth a channel and a thread woken. `data/million.txt`'s puzzle
+/// on two threads came 0.91 to 1.08 times as fast as one loop giving from
+/// any level, 1.16 to 1.38 from 40 empty cells, 0.95 to 1.11 from 50 and
+/// 0.88 to 0.96 from 60, where subtrees grow too few
+/// (docs/performance.md).
+const GIVEN_FROM_EMPTY: usize = 40;
 
 /// What a worker sends down a channel.
 enum Message<B> {
@@ -487,6 +495,8 @@ struct Branched<B> {
     /// visited now.
     taken: u32,
     visiting: u32,
+    /// The board's empty cells.
+    empty: usize,
 }
 
 impl<B> Branched<B> {
@@ -554,15 +564,17 @@ where
         });
         sent
     } else {
-        stack.push(Branched { children: board.children(), given: Vec::new(), taken: 0, visiting: 0 });
+        let empty = board.empty_cells();
+        stack.push(Branched { children: board.children(), given: Vec::new(), taken: 0, visiting: 0, empty });
         Some(())
     }
 }
 
 /// Gives away the next child of the board above the deepest one on
 /// `stack`, or of the deepest, or of the nearest board above that has one
-/// left: the child visited next after the subtree the walker is in, at the
-/// lowest level where that subtree is worth a thread.
+/// left and [`GIVEN_FROM_EMPTY`] empty cells: the child visited next after
+/// the subtree the walker is in, at the lowest level where that subtree is
+/// worth a thread.
 fn give<B, F>(stack: &mut [Branched<B>], out: &mut Out<'_, B, F>) -> Option<()>
 where
     B: Default,
@@ -570,6 +582,9 @@ where
 {
     let deepest = stack.len() - 1;
     for level in (0..=deepest.saturating_sub(1)).rev() {
+        if level > 0 && stack[level].empty < GIVEN_FROM_EMPTY {
+            continue;
+        }
         if let Some((index, child)) = stack[level].next() {
             let path = out.path.iter().copied().chain(stack[..level].iter().map(|b| b.visiting)).chain([index]);
             let gift = out.shared.give(child, path.collect());

@@ -777,10 +777,11 @@ struct SolutionText {
     rules: Vec<(&'static str, String)>,
     file: Option<String>,
     line: usize,
-    /// An object of a JSON array, written in the array's own format.
-    element: bool,
-    /// The record starts its line.
-    line_start: bool,
+    /// What goes between the solutions of an object of a JSON array,
+    /// written in the array's own format: they are objects of the array
+    /// too, apart by commas, a line each unless the object shares its line.
+    between_elements: Option<&'static str>,
+    /// The solutions are strings of a JSON array, quoted.
     quoted: bool,
     /// A bare line's solutions are their boards' own text, passed on as it
     /// is: a string built for each was a tenth of the time of writing a
@@ -797,7 +798,7 @@ impl SolutionText {
             let fields: Vec<_> =
                 std::iter::once(("solution", quote(settings, solution))).chain(self.rules.clone()).collect();
             json(Origin { file: self.file.as_deref() }, self.line, "solution", &fields).into()
-        } else if self.element && self.quoted {
+        } else if self.quoted {
             quote_str(&render(settings, self.layout.as_ref(), solution)).into()
         } else {
             render(settings, self.layout.as_ref(), solution).into()
@@ -806,12 +807,11 @@ impl SolutionText {
 
     /// What goes before a solution written as `text`, but the first.
     fn between(&self, text: &str) -> &'static str {
-        match () {
-            () if self.element && self.line_start => ",\n",
-            () if self.element => ",",
+        match self.between_elements {
+            Some(between) => between,
             // Multi-line answers (grids, matrices) get a blank line between them.
-            () if text.contains('\n') => "\n\n",
-            () => "\n",
+            None if text.contains('\n') => "\n\n",
+            None => "\n",
         }
     }
 
@@ -855,20 +855,32 @@ const TEXT_BATCH_WAIT: Duration = Duration::from_millis(20);
 /// The most solutions a batch takes without reading the clock.
 const MOST_UNTIMED: u32 = 64;
 
+thread_local! {
+    /// When this thread's last batch under `all` was due: a batch's first
+    /// solution has waited since then, for all the batch knows.
+    static LAST_DUE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
 impl TextBatch {
     /// Whether the batch is full or has waited long enough. The clock is
     /// read at the first solution and then once every so many, as many as
     /// come in about a quarter of [`TEXT_BATCH_WAIT`] at the pace seen so
     /// far: a 9x9 solution comes in some 200 ns, and a reading of the
-    /// clock costs a tenth of that.
+    /// clock costs a tenth of that. A first solution that took long to
+    /// find is due at once.
     fn is_due(&mut self) -> bool {
+        let due = |now: Instant| {
+            LAST_DUE.set(Some(now));
+            true
+        };
         if self.text.len() >= TEXT_BATCH_BYTES {
-            return true;
+            return due(Instant::now());
         }
         let Some((since, read_at)) = self.since else {
             let now = Instant::now();
-            (self.since, self.untimed, self.between_readings) = (Some((now, now)), 0, 1);
-            return false;
+            let since = LAST_DUE.get().unwrap_or(now);
+            (self.since, self.untimed, self.between_readings) = (Some((since, now)), 0, 1);
+            return now - since >= TEXT_BATCH_WAIT && due(now);
         };
         self.untimed += 1;
         if self.untimed < self.between_readings {
@@ -879,7 +891,7 @@ impl TextBatch {
         let pieces = (TEXT_BATCH_WAIT / 4).as_nanos() / pace.as_nanos().max(1);
         self.between_readings = u32::try_from(pieces).unwrap_or(u32::MAX).clamp(1, MOST_UNTIMED);
         (self.since, self.untimed) = (Some((since, now)), 0);
-        now - since >= TEXT_BATCH_WAIT
+        now - since >= TEXT_BATCH_WAIT && due(now)
     }
 }
 
@@ -918,9 +930,7 @@ pub fn stream_all(
     };
     let Puzzle { board, layout, line, lines } = &puzzle;
     let piece = record.piece();
-    // An object of an array, in its own format: its solutions are objects
-    // of the array too, apart by commas, a line each unless the object
-    // shares its line.
+    // An object of an array, in its own format.
     let element = keeps_layout(settings) && piece.in_array;
     let writer = Arc::new(SolutionText {
         settings: settings.clone(),
@@ -928,9 +938,8 @@ pub fn stream_all(
         rules: if settings.format == Some(Format::Json) { rules_fields(&puzzle) } else { Vec::new() },
         file: origin.file.map(str::to_owned),
         line: *line,
-        element,
-        line_start: piece.offset == 0,
-        quoted: piece.quoted,
+        between_elements: element.then_some(if piece.offset == 0 { ",\n" } else { "," }),
+        quoted: element && piece.quoted,
         own_text: settings.format.is_none() && layout.is_none() && !settings.parser.is_hex() && !element,
     });
     let limit = limit.unwrap_or(usize::MAX);
