@@ -20,11 +20,12 @@
 //! solutions per thread are sent and not yet read.
 //!
 //! A worker whose channel is full, while the reader reads another, walks
-//! meanwhile a waiting subtree whose solutions come before its channel's
-//! (each subtree knows where its root is in the tree, [`Path`]), and waits
-//! only when there is none. It never takes one that comes after: it could
-//! then wait on that one while the reader waited on its own (a try that
-//! did so hung).
+//! meanwhile a waiting subtree whose solutions come before the place its
+//! walk has reached (each subtree knows where its root is in the tree,
+//! [`Path`]), and waits only when there is none. It never takes one that
+//! comes after: it could then wait on that one while the reader waited on
+//! what the worker has yet to send (a try that did so hung). The subtrees
+//! a worker gives away come after its place until their marks are sent.
 //!
 //! Nothing waits for ever. The worker of the channel the reader reads only
 //! ever waits on that channel; the others wait on channels read later,
@@ -163,15 +164,15 @@ impl<B, F> Shared<B, F> {
         Gift { root, batches, id }
     }
 
-    /// The queued subtree nearest the reader that comes before `path`,
-    /// with its root, for a worker whose channel at `path` is full: its
-    /// solutions are read before that channel's, so the worker will not
-    /// wait on it behind its own.
-    fn take_before(&self, path: &[u32]) -> Option<(Job<B>, Board)> {
+    /// The queued subtree nearest the reader that comes before `place`,
+    /// with its root, for a worker whose walk is at `place` and whose
+    /// channel is full: its solutions are read before what the worker has
+    /// yet to send, so the worker will not wait on it behind its own.
+    fn take_before(&self, place: &[u32]) -> Option<(Job<B>, Board)> {
         let mut jobs = lock(&self.jobs);
         loop {
             let at = (0..jobs.len())
-                .filter(|&i| jobs[i].path.as_slice() < path)
+                .filter(|&i| jobs[i].path.as_slice() < place)
                 .min_by(|&i, &k| jobs[i].path.cmp(&jobs[k].path))?;
             let job = jobs.remove(at)?;
             // The reader may have taken the root to walk it itself.
@@ -404,7 +405,15 @@ where
     B: Default,
     F: Fn(&mut B, Board) -> bool,
 {
-    let mut out = Out { shared, to_reader: job.to_reader, batch: B::default(), count: 0, id: job.id, path: job.path };
+    let mut out = Out {
+        shared,
+        to_reader: job.to_reader,
+        batch: B::default(),
+        count: 0,
+        id: job.id,
+        path: job.path,
+        position: Vec::new(),
+    };
     walk(root, &mut out)?;
     out.send(Message::Done)
 }
@@ -418,6 +427,9 @@ struct Out<'a, B, F> {
     /// The subtree walked, and where its root is.
     id: u64,
     path: Path,
+    /// Where the walk is below the root: the index of the child visited
+    /// at each level of its stack.
+    position: Path,
 }
 
 impl<B, F> Out<'_, B, F>
@@ -451,11 +463,12 @@ where
 
     /// Puts `message` into the channel. While the channel is full and the
     /// reader reads another, the thread walks subtrees whose solutions are
-    /// read before this channel's, rather than wait: a thread given a
-    /// large subtree early filled its channel at once and waited there
-    /// for most of the search, while one other thread did all the work.
-    /// It takes none that is read after its own, which could leave it
-    /// waiting there while the reader waits on its own channel.
+    /// read before the walk's place, rather than wait: a thread whose
+    /// subtree came late filled its channel at once and waited there for
+    /// most of the search, while one other thread did all the work. It
+    /// takes none read after that place (where its own subtrees given and
+    /// not yet marked in the channel all are), which could leave it
+    /// waiting there while the reader waits on what it has yet to send.
     fn deliver(&mut self, message: Message<B>) -> Option<()> {
         let mut message = message;
         loop {
@@ -472,7 +485,8 @@ where
             if shared.front.load(Ordering::Relaxed) == self.id {
                 return self.to_reader.send(message).ok();
             }
-            if let Some((job, root)) = shared.take_before(&self.path) {
+            let place: Path = self.path.iter().chain(&self.position).copied().collect();
+            if let Some((job, root)) = shared.take_before(&place) {
                 walk_job(shared, job, root)?;
                 continue;
             }
@@ -491,10 +505,8 @@ where
 struct Branched<B> {
     children: Children,
     given: Vec<Gift<B>>,
-    /// Children taken so far, visited or given, and the index of the one
-    /// visited now.
+    /// Children taken so far, visited or given.
     taken: u32,
-    visiting: u32,
     /// The board's empty cells.
     empty: usize,
 }
@@ -527,11 +539,14 @@ where
         }
         let Some(top) = stack.last_mut() else { break };
         if let Some((index, child)) = top.next() {
-            top.visiting = index;
+            if let Some(visiting) = out.position.last_mut() {
+                *visiting = index;
+            }
             visit(child, &mut stack, out)?;
             continue;
         }
         stack.pop();
+        out.position.pop();
         // The child visited at the level above is done: what was given
         // from that level comes next.
         if let Some(parent) = stack.last_mut() {
@@ -565,7 +580,8 @@ where
         sent
     } else {
         let empty = board.empty_cells();
-        stack.push(Branched { children: board.children(), given: Vec::new(), taken: 0, visiting: 0, empty });
+        stack.push(Branched { children: board.children(), given: Vec::new(), taken: 0, empty });
+        out.position.push(0);
         Some(())
     }
 }
@@ -586,7 +602,7 @@ where
             continue;
         }
         if let Some((index, child)) = stack[level].next() {
-            let path = out.path.iter().copied().chain(stack[..level].iter().map(|b| b.visiting)).chain([index]);
+            let path = out.path.iter().chain(&out.position[..level]).copied().chain([index]);
             let gift = out.shared.give(child, path.collect());
             if level == deepest {
                 // No child of the deepest board is being visited: the gift
