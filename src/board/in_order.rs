@@ -17,7 +17,7 @@
 //! [`BATCHES_PER_CHANNEL`] batches before its worker waits, and a walker
 //! gives nothing away while [`GIVEN_PER_THREAD`] subtrees per thread are
 //! given and not yet read to their end, nor while [`BUFFERED_PER_THREAD`]
-//! solutions per thread are sent and not yet read.
+//! batches per thread are sent and not yet read.
 //!
 //! A worker whose channel is full, while the reader reads another, walks
 //! meanwhile a waiting subtree whose solutions come before the place its
@@ -50,9 +50,13 @@ use std::time::Duration;
 
 use super::{Board, Children, Solutions};
 
-/// Solutions in the channels, sent and not yet read, past which no more
-/// subtrees are given away, per thread.
-const BUFFERED_PER_THREAD: usize = 4096;
+/// Batches in the channels, sent and not yet read, past which no more
+/// subtrees are given away, per thread. Counted in solutions (4,096 a
+/// thread), the bound stopped the gifts in a 16x16 search whose solutions
+/// filled 255 to a batch: a thread's full channel behind the one read
+/// held half of it, and the other thread waited for work 700 to 900 times
+/// in a search of 0.7 s (docs/performance.md).
+const BUFFERED_PER_THREAD: usize = 64;
 /// Subtrees given away and not yet read to their end, per thread.
 const GIVEN_PER_THREAD: usize = 8;
 /// Batches a channel holds before its worker waits.
@@ -63,6 +67,10 @@ const WAIT: Duration = Duration::from_millis(2);
 /// How long a worker whose channel is full, and not read now, waits for a
 /// subtree it may take before it tries its channel again.
 const FULL_WAIT: Duration = Duration::from_millis(1);
+/// The most walks a worker nests, each taken while the one around it
+/// waits on a full channel: a bound on its stack. The test with eight
+/// threads and batches of one solution nested eight deep.
+const MOST_NESTED: usize = 16;
 /// Boards with at most this many empty cells have their solutions found by
 /// [`Board::solutions`] alone, with nothing given away from inside: its
 /// walk near the leaves is faster than one that can stop to give.
@@ -126,7 +134,7 @@ struct Shared<B, F> {
     /// Subtrees given away and not yet read to their end.
     given: AtomicUsize,
     most_given: usize,
-    /// Solutions sent and not yet read.
+    /// Batches sent and not yet read.
     buffered: AtomicUsize,
     most_buffered: usize,
     stopped: AtomicBool,
@@ -344,7 +352,7 @@ where
             waited = false;
             match message {
                 Message::Batch(batch, count) => {
-                    self.shared.buffered.fetch_sub(count, Ordering::Relaxed);
+                    self.shared.buffered.fetch_sub(1, Ordering::Relaxed);
                     return Some((batch, count));
                 }
                 Message::Then(inner) => self.reading.push(inner),
@@ -392,15 +400,16 @@ where
         let root = lock(&job.root).take();
         let Some(root) = root else { continue };
         shared.queued.fetch_sub(1, Ordering::Relaxed);
-        if walk_job(shared, job, root).is_none() {
+        if walk_job(shared, job, root, 0).is_none() {
             // The reader has gone: nothing more is wanted.
             return;
         }
     }
 }
 
-/// Walks a subtree taken from the queue, to the end of its channel.
-fn walk_job<B, F>(shared: &Shared<B, F>, job: Job<B>, root: Board) -> Option<()>
+/// Walks a subtree taken from the queue, to the end of its channel;
+/// `nested` in how many walks of the same thread.
+fn walk_job<B, F>(shared: &Shared<B, F>, job: Job<B>, root: Board, nested: usize) -> Option<()>
 where
     B: Default,
     F: Fn(&mut B, Board) -> bool,
@@ -413,6 +422,7 @@ where
         id: job.id,
         path: job.path,
         position: Vec::new(),
+        nested,
     };
     walk(root, &mut out)?;
     out.send(Message::Done)
@@ -430,6 +440,8 @@ struct Out<'a, B, F> {
     /// Where the walk is below the root: the index of the child visited
     /// at each level of its stack.
     position: Path,
+    /// In how many walks of the same thread this one is nested.
+    nested: usize,
 }
 
 impl<B, F> Out<'_, B, F>
@@ -449,7 +461,7 @@ where
         if self.count > 0 {
             let batch = std::mem::take(&mut self.batch);
             let count = std::mem::take(&mut self.count);
-            self.shared.buffered.fetch_add(count, Ordering::Relaxed);
+            self.shared.buffered.fetch_add(1, Ordering::Relaxed);
             self.deliver(Message::Batch(batch, count))?;
         }
         Some(())
@@ -485,16 +497,21 @@ where
             if shared.front.load(Ordering::Relaxed) == self.id {
                 return self.to_reader.send(message).ok();
             }
-            let place: Path = self.path.iter().chain(&self.position).copied().collect();
-            if let Some((job, root)) = shared.take_before(&place) {
-                walk_job(shared, job, root)?;
-                continue;
+            let may_take = self.nested < MOST_NESTED;
+            if may_take {
+                let place: Path = self.path.iter().chain(&self.position).copied().collect();
+                if let Some((job, root)) = shared.take_before(&place) {
+                    walk_job(shared, job, root, self.nested + 1)?;
+                    continue;
+                }
             }
-            // Idle meanwhile, so that walkers give subtrees away.
+            // Idle meanwhile, if it may take a subtree, so that walkers
+            // give some away.
             let jobs = lock(&shared.jobs);
-            shared.idle.fetch_add(1, Ordering::Relaxed);
+            let idle = usize::from(may_take);
+            shared.idle.fetch_add(idle, Ordering::Relaxed);
             drop(shared.job_came.wait_timeout(jobs, FULL_WAIT).unwrap_or_else(PoisonError::into_inner));
-            shared.idle.fetch_sub(1, Ordering::Relaxed);
+            shared.idle.fetch_sub(idle, Ordering::Relaxed);
         }
     }
 }

@@ -597,9 +597,9 @@ impl Board {
     /// order. Memory stays bounded however many solutions there are: a
     /// thread waits once sixteen batches of its own wait to be read, and
     /// work is given away only while fewer than eight subtrees per thread
-    /// are given and unread, and fewer than 4,096 solutions per thread
-    /// wait. One thread is the calling one, which walks the tree as
-    /// `solutions()` does; with no thread to be had, so does the caller.
+    /// are given and unread, and fewer than 64 batches per thread wait.
+    /// On one thread, or with no thread to be had, the calling one walks
+    /// the tree as `solutions()` does.
     /// Dropping the iterator stops the threads, each once it has found its
     /// next solution.
     ///
