@@ -586,11 +586,11 @@ impl Board {
     /// larger than 9x9 or puzzles whose solutions lie far apart, and where
     /// what is built from each one, such as its text, is built by the
     /// threads too. The first 300,000 solutions of a 16x16 puzzle, written
-    /// out a line each, came 1.30 to 1.50 times as fast on two threads as
-    /// from [`Board::solutions`] on one in four rounds of five (0.91 in the
-    /// fifth); a 9x9 puzzle's million solutions, each found in some 200 ns,
-    /// came 0.87 to 1.13 times as fast (`cargo run --release --example
-    /// in_order`, docs/performance.md).
+    /// out a line each, came 1.49 to 1.64 times as fast on two threads as
+    /// from [`Board::solutions`] on one, and a 9x9 puzzle's million
+    /// solutions, each found in some 200 ns, 1.48 to 1.56 times as fast
+    /// (five rounds of `cargo run --release --example in_order`,
+    /// docs/performance.md).
     ///
     /// The threads walk subtrees depth-first and give the next subtrees to
     /// threads that have none; the iterator reads what each finds in
