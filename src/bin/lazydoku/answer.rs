@@ -787,6 +787,9 @@ struct SolutionText {
     /// is: a string built for each was a tenth of the time of writing a
     /// million of them.
     own_text: bool,
+    /// When the search began: a first solution that took long since then
+    /// is written at once.
+    started: Instant,
 }
 
 impl SolutionText {
@@ -826,7 +829,7 @@ impl SolutionText {
         batch.text.push_str(between);
         batch.text.push_str(&text);
         batch.ends.push(batch.text.len());
-        batch.is_due()
+        batch.is_due(self.started)
     }
 }
 
@@ -857,7 +860,8 @@ const MOST_UNTIMED: u32 = 64;
 
 thread_local! {
     /// When this thread's last batch under `all` was due: a batch's first
-    /// solution has waited since then, for all the batch knows.
+    /// solution has waited since then (or since the search began), for
+    /// all the batch knows.
     static LAST_DUE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
 }
 
@@ -868,7 +872,7 @@ impl TextBatch {
     /// far: a 9x9 solution comes in some 200 ns, and a reading of the
     /// clock costs a tenth of that. A first solution that took long to
     /// find is due at once.
-    fn is_due(&mut self) -> bool {
+    fn is_due(&mut self, started: Instant) -> bool {
         let due = |now: Instant| {
             LAST_DUE.set(Some(now));
             true
@@ -878,7 +882,7 @@ impl TextBatch {
         }
         let Some((since, read_at)) = self.since else {
             let now = Instant::now();
-            let since = LAST_DUE.get().unwrap_or(now);
+            let since = LAST_DUE.get().map_or(started, |last| last.max(started));
             (self.since, self.untimed, self.between_readings) = (Some((since, now)), 0, 1);
             return now - since >= TEXT_BATCH_WAIT && due(now);
         };
@@ -941,6 +945,7 @@ pub fn stream_all(
         between_elements: element.then_some(if piece.offset == 0 { ",\n" } else { "," }),
         quoted: element && piece.quoted,
         own_text: settings.format.is_none() && layout.is_none() && !settings.parser.is_hex() && !element,
+        started: Instant::now(),
     });
     let limit = limit.unwrap_or(usize::MAX);
     let mut found = 0usize;
@@ -1546,6 +1551,18 @@ mod tests {
         // Every bare line that parses, under both budgets, for each question.
         assert!(quick_lines >= 8 * 130, "{quick_lines} {general_lines}");
         assert!(no_solutions >= 4 && stopped >= 4 * 40, "{no_solutions} {stopped}");
+    }
+
+    #[test]
+    fn a_batch_of_solutions_is_due_when_full_or_when_its_first_came_late() {
+        // A first solution found a second after the search began goes out
+        // at once, alone.
+        let started = Instant::now().checked_sub(Duration::from_secs(1)).expect("a clock past one second");
+        let mut late = TextBatch { text: "1".into(), ends: vec![1], ..TextBatch::default() };
+        assert!(late.is_due(started));
+        // A batch of 64 KiB goes out whenever the search began.
+        let mut full = TextBatch { text: "1".repeat(TEXT_BATCH_BYTES), ..TextBatch::default() };
+        assert!(full.is_due(Instant::now()));
     }
 
     #[test]
