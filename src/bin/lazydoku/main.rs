@@ -84,6 +84,10 @@ enum Command {
         args: BatchArgs,
     },
     /// Print the solutions of each puzzle as they are found, one per line, stopping at --limit.
+    ///
+    /// A puzzle alone in its input (an argument, or a file of one line) is searched on every
+    /// --jobs thread, its solutions in the order of one (depth-first, with no --timeout or
+    /// --max-nodes); several puzzles take a thread each.
     #[command(
         after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3"
     )]
