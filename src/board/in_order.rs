@@ -6,7 +6,9 @@
 //! streams its solutions, a batch at a time, into a channel of its own,
 //! which the iterator reads. When another worker has nothing to do, the
 //! walking one gives it the next unvisited child of the board above the
-//! one it is at (or of that one, when it has no board above). That child's
+//! one it is at (or of that one, when it has no board above; or of a board
+//! higher up, where the lower ones have fewer than [`GIVEN_FROM_EMPTY`]
+//! empty cells). That child's
 //! subtree comes, in the order of the solutions, right after the subtree
 //! the walker is in, so the walker puts a mark into its channel at that
 //! point ([`Message::Then`]): the reader reads the other worker's channel
@@ -26,6 +28,8 @@
 //! comes after: it could then wait on that one while the reader waited on
 //! what the worker has yet to send (a try that did so hung). The subtrees
 //! a worker gives away come after its place until their marks are sent.
+//! A worker nests at most [`MOST_NESTED`] such walks, a bound on its
+//! stack.
 //!
 //! Nothing waits for ever. The worker of the channel the reader reads only
 //! ever waits on that channel; the others wait on channels read later,
