@@ -5,7 +5,7 @@
 //! once and every secondary column at most once. Pentomino tilings, N-queens
 //! and Sudoku are all exact covers.
 //!
-//! The search is [`search::dfs`] over partial solutions: a node holds the
+//! The search is [`search::dfs`](crate::search::dfs) over partial solutions: a node holds the
 //! rows chosen so far, the rows still compatible with them and the primary
 //! columns still uncovered, as bitsets. A node's children cover the
 //! uncovered primary column with the fewest compatible rows, one child per
