@@ -4,13 +4,14 @@ use itertools::Itertools as _;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use lazydoku::explain::{Ending, Explain, Step, Technique};
 use lazydoku::format::{Layout, Parser};
 use lazydoku::search::{self, Budget, Frontier};
 use lazydoku::{Board, Children, Relation, Rules, Turn};
 
+use crate::batch::Due;
 use crate::input::{Piece, Record};
 use lazydoku::format::LayoutKind;
 
@@ -842,21 +843,9 @@ struct TextBatch {
     /// The length of what goes before the first solution, left out when
     /// it is the puzzle's first.
     first_between: usize,
-    /// When the first solution came and when the clock was last read;
-    /// the solutions added since, and how many to add before the next
-    /// reading.
-    since: Option<(Instant, Instant)>,
-    untimed: u32,
-    between_readings: u32,
+    /// When the batch is due, from its first solution on.
+    due: Option<Due>,
 }
-
-/// A thread's batch under `all` is due at this size...
-const TEXT_BATCH_BYTES: usize = 1 << 16;
-/// ...or once its first solution has waited this long, so that solutions
-/// that come slowly still show soon.
-const TEXT_BATCH_WAIT: Duration = Duration::from_millis(20);
-/// The most solutions a batch takes without reading the clock.
-const MOST_UNTIMED: u32 = 64;
 
 thread_local! {
     /// When this thread's last batch under `all` was due: a batch's first
@@ -866,36 +855,14 @@ thread_local! {
 }
 
 impl TextBatch {
-    /// Whether the batch is full or has waited long enough. The clock is
-    /// read at the first solution and then once every so many, as many as
-    /// come in about a quarter of [`TEXT_BATCH_WAIT`] at the pace seen so
-    /// far: a 9x9 solution comes in some 200 ns, and a reading of the
-    /// clock costs a tenth of that. A first solution that took long to
-    /// find is due at once.
+    /// Whether the batch is due, as [`Due`] has it, now that it holds
+    /// one more solution: a first solution that took long to find is due
+    /// at once.
     fn is_due(&mut self, started: Instant) -> bool {
-        let due = |now: Instant| {
-            LAST_DUE.set(Some(now));
-            true
-        };
-        if self.text.len() >= TEXT_BATCH_BYTES {
-            return due(Instant::now());
-        }
-        let Some((since, read_at)) = self.since else {
-            let now = Instant::now();
-            let since = LAST_DUE.get().map_or(started, |last| last.max(started));
-            (self.since, self.untimed, self.between_readings) = (Some((since, now)), 0, 1);
-            return now - since >= TEXT_BATCH_WAIT && due(now);
-        };
-        self.untimed += 1;
-        if self.untimed < self.between_readings {
-            return false;
-        }
-        let now = Instant::now();
-        let pace = (now - read_at) / self.untimed;
-        let pieces = (TEXT_BATCH_WAIT / 4).as_nanos() / pace.as_nanos().max(1);
-        self.between_readings = u32::try_from(pieces).unwrap_or(u32::MAX).clamp(1, MOST_UNTIMED);
-        (self.since, self.untimed) = (Some((since, now)), 0);
-        now - since >= TEXT_BATCH_WAIT && due(now)
+        let due = self.due.get_or_insert_with(|| Due::since(LAST_DUE.get().map_or(started, |last| last.max(started))));
+        let Some(now) = due.piece(self.text.len()) else { return false };
+        LAST_DUE.set(Some(now));
+        true
     }
 }
 
@@ -1471,6 +1438,8 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::STREAM_BYTES;
+    use std::time::Duration;
 
     fn settings(budget: Budget) -> Settings {
         Settings {
@@ -1561,7 +1530,7 @@ mod tests {
         let mut late = TextBatch { text: "1".into(), ends: vec![1], ..TextBatch::default() };
         assert!(late.is_due(started));
         // A batch of 64 KiB goes out whenever the search began.
-        let mut full = TextBatch { text: "1".repeat(TEXT_BATCH_BYTES), ..TextBatch::default() };
+        let mut full = TextBatch { text: "1".repeat(STREAM_BYTES), ..TextBatch::default() };
         assert!(full.is_due(Instant::now()));
     }
 

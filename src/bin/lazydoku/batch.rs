@@ -42,7 +42,7 @@ const IN_FLIGHT: usize = 2;
 
 /// `all` hands its solutions to the writer in batches of about this many
 /// bytes...
-const STREAM_BYTES: usize = 1 << 16;
+pub const STREAM_BYTES: usize = 1 << 16;
 /// ...or after this long, whichever comes first.
 const STREAM_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 /// Batches a puzzle's lane holds under `all` with several jobs, while the
@@ -359,17 +359,16 @@ impl Ready {
     }
 }
 
-/// Batches of one puzzle's solutions under `all`, each given out once it
-/// holds [`STREAM_BYTES`] or [`STREAM_WAIT`] has passed since the last.
+/// When a batch of `all`'s solutions is due: once it holds
+/// [`STREAM_BYTES`], or [`STREAM_WAIT`] after the last was (or after the
+/// first piece began to wait).
 ///
 /// The clock is read once every so many pieces, as many as come in about a
 /// quarter of [`STREAM_WAIT`] at the pace of the last reading (from 1 to
 /// [`MOST_UNTIMED`]): at one read a piece, reading it took a twentieth of
 /// the time of writing a million solutions, which come far faster than
 /// that wait.
-struct Batches {
-    batch: String,
-    /// When the last batch was given out (or the first piece was due).
+pub struct Due {
     since: Instant,
     /// When the clock was last read, the pieces added since, and how many
     /// to add before the next reading.
@@ -378,20 +377,20 @@ struct Batches {
     between_readings: u32,
 }
 
-/// The most pieces [`Batches`] takes without reading the clock.
+/// The most pieces [`Due`] counts without reading the clock.
 const MOST_UNTIMED: u32 = 64;
 
-impl Batches {
-    fn new() -> Batches {
-        let now = Instant::now();
-        Batches { batch: String::new(), since: now, read_at: now, untimed: 0, between_readings: 1 }
+impl Due {
+    /// Pieces that have waited since `since`.
+    pub fn since(since: Instant) -> Due {
+        Due { since, read_at: since, untimed: 0, between_readings: 1 }
     }
 
-    /// Adds `text`; the batch, when it is due.
-    fn add(&mut self, text: &str) -> Option<String> {
-        self.batch.push_str(text);
+    /// One more piece, the batch now `bytes` long: when the batch was
+    /// found due, if it is (the next one's wait starts then).
+    pub fn piece(&mut self, bytes: usize) -> Option<Instant> {
         self.untimed += 1;
-        if self.batch.len() < STREAM_BYTES && self.untimed < self.between_readings {
+        if bytes < STREAM_BYTES && self.untimed < self.between_readings {
             return None;
         }
         let now = Instant::now();
@@ -399,10 +398,30 @@ impl Batches {
         let pieces = (STREAM_WAIT / 4).as_nanos() / pace.as_nanos().max(1);
         self.between_readings = u32::try_from(pieces).unwrap_or(u32::MAX).clamp(1, MOST_UNTIMED);
         (self.read_at, self.untimed) = (now, 0);
-        if self.batch.len() < STREAM_BYTES && now - self.since < STREAM_WAIT {
+        if bytes < STREAM_BYTES && now - self.since < STREAM_WAIT {
             return None;
         }
         self.since = now;
+        Some(now)
+    }
+}
+
+/// Batches of one puzzle's solutions under `all`, each given out once it
+/// is [`Due`].
+struct Batches {
+    batch: String,
+    due: Due,
+}
+
+impl Batches {
+    fn new() -> Batches {
+        Batches { batch: String::new(), due: Due::since(Instant::now()) }
+    }
+
+    /// Adds `text`; the batch, when it is due.
+    fn add(&mut self, text: &str) -> Option<String> {
+        self.batch.push_str(text);
+        self.due.piece(self.batch.len())?;
         Some(std::mem::take(&mut self.batch))
     }
 
@@ -552,7 +571,8 @@ impl Batch {
     /// stopped.
     ///
     /// With one job, or with a time limit per puzzle, the puzzles are
-    /// enumerated here, one at a time. With more jobs, each puzzle is a
+    /// enumerated here, one at a time; so is a chunk of one puzzle, on
+    /// every job's thread ([`stream_all`]'s `threads`). With more jobs, each puzzle is a
     /// task of the pool that streams into a lane of its own, a channel of
     /// [`LANE_BATCHES`] batches, and the lanes are passed on here in input
     /// order: the first puzzle's solutions go out as they come, and at most
