@@ -454,9 +454,14 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Runs every source through the pipeline. `Err` is an I/O error, after
-    /// which nothing more is read.
+    /// Runs every source through the pipeline to stdout. `Err` is an I/O
+    /// error, after which nothing more is read.
     pub fn run(&self, sources: Vec<Source>) -> Result<Summary, String> {
+        self.run_into(sources, io::stdout())
+    }
+
+    /// [`Batch::run`], the answers written to `output`.
+    fn run_into<W: Write + Send + 'static>(&self, sources: Vec<Source>, output: W) -> Result<Summary, String> {
         let start = Instant::now();
         let names: Vec<String> = sources.iter().map(|s| s.name().to_owned()).collect();
         let files: Vec<Option<String>> = sources.iter().map(|s| s.file_name().map(str::to_owned)).collect();
@@ -472,7 +477,7 @@ impl Batch {
         let (mode, parser) = (self.mode, self.settings.parser);
         let reader = thread::spawn(move || read_all(&sources, mode, parser, &to_solve));
         let header = self.header;
-        let writer = thread::spawn(move || write_all(&writing, &give_back, header, &names, progress.as_ref()));
+        let writer = thread::spawn(move || write_all(output, &writing, &give_back, header, &names, progress.as_ref()));
         let mut ordered = Ordered { next: 0, permits, to_write };
 
         let pool = rayon::ThreadPoolBuilder::new().num_threads(self.jobs).build().map_err(|e| e.to_string())?;
@@ -580,7 +585,9 @@ impl Batch {
     /// frontiers) run ahead of it until they are full, so memory stays
     /// flat. The tasks start in input order, so the puzzle whose lane is
     /// read next has always started once a worker is free, and a worker
-    /// waits only on a full lane behind it.
+    /// waits only on a full lane behind it. A chunk of fewer puzzles than
+    /// jobs has each searched on its share of the jobs' threads, where
+    /// [`crate::answer::all_on_threads`] allows.
     #[expect(clippy::too_many_arguments, reason = "the chunk, where it came from and where it goes")]
     fn stream_all<'scope>(
         &'scope self,
@@ -626,7 +633,15 @@ impl Batch {
         // Set once the writer has stopped: lanes not yet started skip their
         // puzzle, and running ones stop at their next solution.
         let stopped = Arc::new(AtomicBool::new(false));
+        // Fewer puzzles than jobs: each puzzle's tree is spread over its
+        // share of them, as a puzzle alone in its chunk is over all, rather
+        // than leaving the spare jobs idle.
+        let threads_of = |index: usize| {
+            let puzzles = records.len();
+            if puzzles < self.jobs { self.jobs / puzzles + usize::from(index < self.jobs % puzzles) } else { 1 }
+        };
         let lane_of = |index: usize| {
+            let threads = threads_of(index);
             let (to_lane, lane) = sync_channel::<Lane>(LANE_BATCHES);
             let (records, origin, stopped) = (Arc::clone(records), origin.clone(), Arc::clone(&stopped));
             let settings = &self.settings;
@@ -639,7 +654,7 @@ impl Batch {
                     let sent = batches.add(text).is_none_or(|full| to_lane.send(Lane::Solutions(full)).is_ok());
                     sent && !stopped.load(Ordering::Relaxed)
                 };
-                let outcome = stream_all(settings, &records.get(index), origin.borrowed(), limit, 1, &mut emit);
+                let outcome = stream_all(settings, &records.get(index), origin.borrowed(), limit, threads, &mut emit);
                 if let Some(rest) = batches.rest() {
                     let _ = to_lane.send(Lane::Solutions(rest));
                 }
@@ -826,14 +841,14 @@ fn read_all(sources: &[Source], mode: Mode, parser: Parser, to_solve: &SyncSende
 /// Writes what comes from `writing` in the order of its places, handing a
 /// permit back for each message written.
 fn write_all(
+    output: impl Write,
     writing: &Receiver<(u64, Solved)>,
     give_back: &SyncSender<()>,
     header: Option<&str>,
     names: &[String],
     progress: Option<&ProgressBar>,
 ) -> Result<Summary, String> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, output);
     let mut summary = Summary::default();
     // Messages that came before their turn, by place.
     let mut early: BTreeMap<u64, Solved> = BTreeMap::new();
@@ -981,4 +996,80 @@ fn report(name: &str, problem: &Problem) {
         Some(column) => writeln!(err, "lazydoku: {name}:{}:{column}: {}", problem.line, problem.reason),
         None => writeln!(err, "lazydoku: {name}:{}: {}", problem.line, problem.reason),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Format;
+    use lazydoku::search::Budget;
+    use std::sync::Mutex;
+
+    /// Output kept in memory, shared with the test once the writer is done.
+    #[derive(Clone, Default)]
+    struct Kept(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Kept {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// `all` over `file` on `jobs` threads: the output, and how many
+    /// puzzles had solutions.
+    fn all_on(jobs: usize, file: &std::path::Path, limit: usize, format: Option<Format>) -> (String, u64) {
+        let settings = Settings {
+            task: Task::All(Some(limit)),
+            order: Order::Dfs,
+            max_memory: u64::MAX,
+            budget: Budget::UNLIMITED,
+            format,
+            parser: Parser::new(),
+            rules: None,
+            quiet: true,
+            jobs,
+        };
+        let batch = Batch { settings, jobs, quiet: true, mode: Mode::Auto, header: None };
+        let kept = Kept::default();
+        let summary = batch.run_into(vec![Source::File(file.to_str().unwrap().to_owned())], kept.clone()).unwrap();
+        let text = String::from_utf8(std::mem::take(&mut *kept.0.lock().unwrap())).unwrap();
+        (text, summary.found)
+    }
+
+    /// A file of fewer puzzles than jobs has each puzzle searched on its
+    /// share of the jobs' threads (more jobs than this machine may have
+    /// cores, which the command line would not allow), and the answers are
+    /// those of one job.
+    #[test]
+    fn all_of_fewer_puzzles_than_jobs_writes_what_one_job_writes() {
+        let data = include_str!("../../../data/million.txt");
+        let million = data.lines().find(|l| !l.starts_with('#')).unwrap();
+        let mut sixteen = include_str!("../../../data/hard16.txt").lines().find(|l| !l.starts_with('#')).unwrap();
+        sixteen = sixteen.split_whitespace().next().unwrap();
+        // Two givens out: 20,252 solutions.
+        let mut sixteen = sixteen.as_bytes().to_vec();
+        (sixteen[15], sixteen[23]) = (b'.', b'.');
+        let sixteen = String::from_utf8(sixteen).unwrap();
+        let file = std::env::temp_dir().join(format!("lazydoku_few_puzzles_{}.txt", std::process::id()));
+        std::fs::write(&file, format!("{million}\n{sixteen}\n{million}\n")).unwrap();
+        for (limit, format) in [(100_000, None), (3_000, Some(Format::Grid)), (500, Some(Format::Json))] {
+            let one = all_on(1, &file, limit, format);
+            assert_eq!(one.1, 3);
+            assert!(one.0.len() > 100 * limit, "{format:?}: {}", one.0.len());
+            // Three puzzles on five jobs: two, two and one threads; on
+            // seven: three, two and two.
+            for jobs in [5, 7] {
+                let many = all_on(jobs, &file, limit, format);
+                // The first line that differs, not the whole of a long output.
+                let differ = one.0.lines().zip(many.0.lines()).position(|(a, b)| a != b);
+                assert_eq!((differ, many.0.len(), many.1), (None, one.0.len(), one.1), "{jobs} jobs, {format:?}");
+            }
+        }
+        std::fs::remove_file(&file).unwrap();
+    }
 }

@@ -87,7 +87,7 @@ enum Command {
     ///
     /// A puzzle alone in its input (an argument, or a file of one line) is searched on every
     /// --jobs thread, its solutions in the order of one (depth-first, with no --timeout or
-    /// --max-nodes); several puzzles take a thread each.
+    /// --max-nodes); fewer puzzles than jobs share the threads out; more take a thread each.
     #[command(
         after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3"
     )]
