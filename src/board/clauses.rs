@@ -10,6 +10,8 @@
 //! can fill its empty cells and make its sum: exactly one set is chosen,
 //! its digits fill the cells and no other digit does.
 
+use std::time::{Duration, Instant};
+
 use crate::sat::{Lit, Outcome, Solver, positive};
 use crate::search::{Exhausted, Meter};
 
@@ -21,6 +23,17 @@ use super::{EMPTY, Geometry};
 /// few nodes' worth of the depth-first count there, so a time budget is
 /// looked at every 5 ms or so.
 const CONFLICTS_PER_LOOK: u64 = 64;
+
+/// How a turn of [`Clauses::count_for`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Turn {
+    /// Every model is counted, or `limit` of them: the count is exact.
+    Counted,
+    /// The turn's time is up; the count goes on at the next turn.
+    Paused,
+    /// The meter's budget ran out.
+    Spent,
+}
 
 /// The most fillings of one cage's empty cells that the clauses spell
 /// out pair by pair: a variable each, a clause for each pair of them, and
@@ -317,23 +330,38 @@ impl Clauses {
     /// it learned.
     pub(crate) fn count(&mut self, limit: usize, meter: &mut Meter) -> (usize, Option<Exhausted>) {
         let mut found = 0;
-        while found < limit {
+        match self.count_for(&mut found, limit, Duration::MAX, meter) {
+            Turn::Spent => (found, meter.exhausted()),
+            Turn::Counted | Turn::Paused => (found, None),
+        }
+    }
+
+    /// [`Clauses::count`] a turn at a time: goes on from where the last
+    /// turn stopped, with `found` models so far, for about `time` (looked
+    /// at every [`CONFLICTS_PER_LOOK`] conflicts and at every model, so that
+    /// each turn gets somewhere, however short).
+    pub(crate) fn count_for(&mut self, found: &mut usize, limit: usize, time: Duration, meter: &mut Meter) -> Turn {
+        let start = Instant::now();
+        while *found < limit {
             let before = self.solver.conflicts();
             let outcome = self.solver.solve(CONFLICTS_PER_LOOK.min(meter.nodes_left()));
             if !meter.spend(self.solver.conflicts() - before) {
-                return (found, meter.exhausted());
+                return Turn::Spent;
             }
             match outcome {
                 Outcome::Unsatisfiable => break,
                 Outcome::Unknown => {}
                 Outcome::Satisfiable => {
-                    found += 1;
+                    *found += 1;
                     let block: Vec<Lit> = self.model().map(|var| positive(var) ^ 1).collect();
                     self.solver.add_clause(&block);
                 }
             }
+            if *found < limit && start.elapsed() >= time {
+                return Turn::Paused;
+            }
         }
-        (found, None)
+        Turn::Counted
     }
 
     /// Whether the clauses have a model that puts each digit of `placed`
@@ -398,10 +426,12 @@ impl Clauses {
 
 #[cfg(test)]
 mod tests {
+    use super::Turn;
     use crate::random::SplitMix64;
     use crate::search::{Budget, Meter};
     use crate::{Board, Relation, Rules, Shape};
     use std::cell::Cell;
+    use std::time::Duration;
 
     thread_local! {
         /// [`super::PAIRWISE_FILLINGS`] as this thread's tests set it.
@@ -419,6 +449,12 @@ mod tests {
         let mut clauses = settled.clauses().expect("cages of few fillings");
         let (counted, exhausted) = clauses.count(limit, &mut Meter::new(Budget::UNLIMITED));
         assert_eq!((counted, exhausted), (expected, None), "{}", board.as_str());
+        // The same count in turns as short as can be, each one look at the
+        // budget, going on from where the turn before stopped.
+        let mut in_turns = settled.clauses().expect("cages of few fillings");
+        let (mut found, mut meter) = (0, Meter::new(Budget::UNLIMITED));
+        while in_turns.count_for(&mut found, limit, Duration::ZERO, &mut meter) == Turn::Paused {}
+        assert_eq!(found, expected, "in turns: {}", board.as_str());
         counted
     }
 

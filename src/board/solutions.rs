@@ -2,8 +2,10 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
+use std::time::Instant;
 
 use super::children::{AsChildren, Branching, Visit, fold_walk, walk_in_place};
+use super::clauses::{Clauses, Turn};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
@@ -81,6 +83,9 @@ pub(crate) fn count(board: Board, limit: usize, meter: Meter) -> (usize, Option<
     }
     if limit <= DIVE_LIMIT && board.uses_general_engine() {
         return count_with_dives(&board, limit, meter);
+    }
+    if board.uses_general_engine() && !meter.has_node_limit() {
+        return count_taking_turns(&board, limit, meter);
     }
     let mut search = Search::new(board, BoardChildren, Stack::new());
     let mut meter = meter;
@@ -268,6 +273,104 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
             SliceEnd::Ended | SliceEnd::Full => {}
         }
     }
+}
+
+/// Nodes of the first turn of [`count_taking_turns`]'s depth-first count,
+/// which most counts end within (about 30 ms on 25x25); each turn after
+/// takes twice the one before.
+const FIRST_TURN_NODES: u64 = 1_000;
+/// Clause learning leaves [`count_taking_turns`] once the depth-first count
+/// has counted this many solutions...
+const LEARNER_OUT_FROM: usize = 1_000;
+/// ...and this many times the models it found in the same time: a count
+/// of many solutions, which the depth-first count's direct counts near the
+/// leaves finish faster than models found one at a time.
+const LEARNER_OUT_RATE: usize = 8;
+
+/// A count above [`DIVE_LIMIT`] on the general engine, without a node
+/// budget: the depth-first count and clause learning take turns of equal
+/// time, and the first to finish gives the count; both are exact.
+///
+/// The depth-first count is fast where the solutions are many and the
+/// tree thick with them (its direct counts near the leaves count thousands
+/// at once), and slow where few solutions hide in a large tree that keeps
+/// failing the same way, which learned clauses cut short: a minimal 25x25
+/// puzzle counted to 17 took over 20 s by the depth-first count alone,
+/// where clause learning counts it to 2 in under a second; a 25x25 puzzle
+/// of 6,209 solutions, 21 s against 1.7 s (docs/performance.md). Taking
+/// turns costs at most about twice the faster one's time, and nothing for
+/// counts that end within the first turn. Once the depth-first count is
+/// clearly the faster counter ([`LEARNER_OUT_FROM`], [`LEARNER_OUT_RATE`]),
+/// it goes on alone.
+fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, Option<Exhausted>) {
+    let mut search = Search::new(board.clone(), BoardChildren, Stack::new());
+    let mut shortcut = DirectCount::under(&meter);
+    let mut counted = 0;
+    let mut learner: Option<(Clauses, usize)> = None;
+    let mut learning = true;
+    let mut nodes = FIRST_TURN_NODES;
+    loop {
+        let start = Instant::now();
+        counted += count_turn(&mut search, &mut shortcut, limit - counted, nodes, &mut meter);
+        if counted >= limit || stack_of(&mut search).is_empty() {
+            return (counted, None);
+        }
+        if meter.exhausted().is_some() {
+            return (counted.max(learner.map_or(0, |(_, found)| found)), meter.exhausted());
+        }
+        let models = learner.as_ref().map_or(0, |(_, found)| *found);
+        if counted >= LEARNER_OUT_FROM && counted >= LEARNER_OUT_RATE.saturating_mul(models) {
+            // Clause learning would only slow this count down (and is not
+            // even built for one that counts this fast from the start).
+            learner = None;
+            learning = false;
+        }
+        if learning && learner.is_none() {
+            let mut settled = board.clone();
+            if !settled.is_settled() && settled.settle().is_err() {
+                return (0, None);
+            }
+            learner = settled.clauses().map(|clauses| (clauses, 0));
+            learning = learner.is_some();
+        }
+        if let Some((clauses, found)) = learner.as_mut() {
+            match clauses.count_for(found, limit, start.elapsed(), &mut meter) {
+                Turn::Counted => return (*found, None),
+                Turn::Spent => return (counted.max(*found), meter.exhausted()),
+                Turn::Paused => {}
+            }
+        }
+        nodes = nodes.saturating_mul(2);
+    }
+}
+
+/// A turn of [`count_taking_turns`]'s depth-first count: up to `nodes` more
+/// nodes of the walk, counting up to `limit` more solutions, the walk left
+/// where it stopped.
+fn count_turn(
+    search: &mut Dfs<Board, Children, BoardChildren>,
+    shortcut: &mut DirectCount,
+    limit: usize,
+    nodes: u64,
+    meter: &mut Meter,
+) -> usize {
+    let mut count = 0;
+    let mut left = nodes;
+    let visit = |board: &Board| {
+        if left == 0 || !meter.tick() {
+            return Visit::Refuse;
+        }
+        left -= 1;
+        let wanted = limit - count;
+        count += match shortcut.count(board, wanted) {
+            Some(found) => found.min(wanted),
+            None if board.is_complete() => 1,
+            None => return Visit::Expand,
+        };
+        Visit::Drop { stop: count >= limit }
+    };
+    fold_walk(stack_of(search), &mut AsChildren, visit, (), |(), _| ());
+    count
 }
 
 /// How [`walk_slice`] ended.

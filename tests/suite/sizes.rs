@@ -387,3 +387,20 @@ fn propagation_uses_every_naked_and_hidden_subset_of_two_and_three_on_large_boar
     }
     assert!(subsets > 0, "the boards looked at hold subsets");
 }
+
+#[test]
+fn counts_above_sixteen_on_large_boards_are_the_search_s() {
+    // A count to more than 16 on the general engine takes turns between
+    // the depth-first count and clause learning, and the first to end gives
+    // the count (clause learning's for the first two boards here, the
+    // depth-first count's for the others): the same number as the search's
+    // solutions taken one by one.
+    let removed = load("removed25.txt");
+    let hard = load("hard25.txt");
+    let sixteen = load("hard16.txt");
+    for (line, limit) in [(&hard[0], 17), (&removed[2], 50), (&removed[3], 40), (&sixteen[1], 100)] {
+        let board: Board = line.parse().unwrap();
+        let expected = board.solutions().take(limit).count();
+        assert_eq!(board.count_solutions(limit), expected, "{line}");
+    }
+}
