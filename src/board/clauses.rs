@@ -48,6 +48,11 @@ const PAIRWISE_FILLINGS: usize = 256;
 /// 24 s to count one such puzzle to 2, clause learning about a second.
 const MOST_CAGE_FILLINGS: usize = 4096;
 
+/// The digit (from 1) of a one-bit candidate set, 0 for none.
+fn digit_of_bit(bit: u32) -> u8 {
+    if bit == 0 { 0 } else { u8::try_from(bit.trailing_zeros() + 1).unwrap_or(0) }
+}
+
 /// Exactly one of `lits`: one clause for at least one, and one for each
 /// pair for at most one.
 /// No two of the empty `cells` hold the same digit: a binary clause for
@@ -201,6 +206,7 @@ fn chained_fillings(
     next
 }
 
+#[derive(Clone)]
 pub(crate) struct Clauses {
     solver: Solver,
     /// The empty cells, with the first variable of each and its candidates.
@@ -414,6 +420,20 @@ impl Clauses {
             Err(_) if self.filled.get(cell) == Some(&bit) => Ok(None),
             Err(_) => Err(()),
         }
+    }
+
+    /// The digit (from 1) of every cell in the last model, filled cells
+    /// included, row by row.
+    pub(crate) fn model_digits(&self) -> Vec<u8> {
+        let mut digits: Vec<u8> = self.filled.iter().map(|&bit| digit_of_bit(bit)).collect();
+        for &(cell, first, candidates) in &self.cells {
+            let taken = (first..first + candidates.count_ones() as usize).position(|v| self.solver.model_value(v));
+            if let Some(taken) = taken {
+                let bit = bits(candidates).nth(taken).map_or(0, |digit| 1u32 << digit);
+                digits[cell] = digit_of_bit(bit);
+            }
+        }
+        digits
     }
 
     /// The variables true in the last model: one per empty cell.

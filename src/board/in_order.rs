@@ -342,7 +342,7 @@ where
             let untaken = if may_walk { lock(&gift.root).take() } else { None };
             if let Some(root) = untaken {
                 self.shared.queued.fetch_sub(1, Ordering::Relaxed);
-                self.here = Some(root.solutions());
+                self.here = Some(Solutions::walk_alone(root));
                 continue;
             }
             let message = match gift.batches.recv_timeout(WAIT) {
@@ -593,7 +593,7 @@ where
         // through `next`); the subtree is small, so once the reader has gone
         // the rest is walked without being sent.
         let mut sent = Some(());
-        board.solutions().for_each(|solution| {
+        Solutions::walk_alone(board).for_each(|solution| {
             if sent.is_some() {
                 sent = out.push(solution);
             }

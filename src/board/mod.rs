@@ -8,6 +8,7 @@ mod engine;
 mod general;
 #[cfg(feature = "parallel")]
 mod in_order;
+mod learning;
 mod nine;
 mod relation;
 mod residual;

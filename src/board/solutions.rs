@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use super::children::{AsChildren, Branching, Visit, fold_walk, walk_in_place};
 use super::clauses::{Clauses, Turn};
+use super::learning::{Learning, Step};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
@@ -427,7 +428,7 @@ pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<E
         }
     }
     if !board.uses_general_engine() {
-        let mut solutions = Solutions { search: Search::new(board.clone(), BoardChildren, Stack::new()), meter };
+        let mut solutions = Solutions { meter, ..Solutions::walk_alone(board.clone()) };
         let first = solutions.next();
         return (first, solutions.exhausted());
     }
@@ -479,13 +480,65 @@ fn counter<IN: Iterator<Item = Board>, S: Successors<Board, IN>>(
 pub struct Solutions {
     search: Dfs<Board, Children, BoardChildren>,
     meter: Meter,
+    /// Clause learning beside the walk, on the general engine with no
+    /// node budget ([`Learning`]).
+    learning: Option<Box<Learning>>,
 }
 
 impl Solutions {
     /// [`search::dfs`](crate::search::dfs) is exactly this `Search` over a
-    /// `Stack`, with a closure in place of [`BoardChildren`].
+    /// `Stack`, with a closure in place of [`BoardChildren`]; on the
+    /// general engine, with clause learning beside it.
     pub(crate) fn new(board: Board) -> Solutions {
-        Solutions { search: Search::new(board, BoardChildren, Stack::new()), meter: Meter::new(Budget::UNLIMITED) }
+        let learning = board.uses_general_engine().then(|| Box::new(Learning::new(board.clone())));
+        Solutions { learning, ..Solutions::walk_alone(board) }
+    }
+
+    /// The walk alone, with no clause learning beside it: for subtrees of
+    /// a walk elsewhere.
+    pub(crate) fn walk_alone(board: Board) -> Solutions {
+        Solutions {
+            search: Search::new(board, BoardChildren, Stack::new()),
+            meter: Meter::new(Budget::UNLIMITED),
+            learning: None,
+        }
+    }
+
+    /// [`Iterator::next`] with clause learning beside the walk.
+    #[inline(never)]
+    fn next_learning(&mut self) -> Option<Board> {
+        let learning = self.learning.as_mut()?;
+        loop {
+            if let Some(known) = learning.known() {
+                return known.next();
+            }
+            let meter = &mut self.meter;
+            let mut turn_over = false;
+            let visit = |board: &Board| match learning.node() {
+                Step::TurnOver => {
+                    turn_over = true;
+                    Visit::Refuse
+                }
+                Step::Walk => take_complete(meter, board),
+            };
+            let found = walk_in_place(stack_of(&mut self.search), &mut AsChildren, visit);
+            if found.is_some() {
+                learning.walked_one();
+                return found;
+            }
+            if !turn_over {
+                return None; // Every solution found, or the budget spent.
+            }
+            match learning.learn(&mut self.meter) {
+                Some(true) => {
+                    // The walk is done with: its solutions come from the
+                    // clauses' models now.
+                    *stack_of(&mut self.search) = Vec::new();
+                }
+                Some(false) => {}
+                None => return None, // The budget ran out.
+            }
+        }
     }
 
     /// These solutions, with the search stopping once `budget` is spent:
@@ -503,6 +556,11 @@ impl Solutions {
     /// ```
     pub fn within(mut self, budget: Budget) -> Solutions {
         self.meter = Meter::new(budget);
+        if budget.node_limit().is_some() {
+            // A node budget stops at the same node on every machine, which
+            // turns of time do not.
+            self.learning = None;
+        }
         self
     }
 
@@ -543,12 +601,18 @@ impl Iterator for Solutions {
     #[expect(clippy::inline_always, reason = "measured: see the comment above")]
     #[inline(always)]
     fn next(&mut self) -> Option<Board> {
+        if self.learning.is_some() {
+            return self.next_learning();
+        }
         let meter = &mut self.meter;
         walk_in_place(stack_of(&mut self.search), &mut AsChildren, |board| take_complete(meter, board))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (0, self.search.size_hint().1)
+        match self.learning.as_ref().and_then(|learning| learning.known_left()) {
+            Some(left) => (left, Some(left)),
+            None => (0, self.search.size_hint().1),
+        }
     }
 
     /// Every solution handed to `f` from a loop of the walk's own, rather
@@ -560,6 +624,13 @@ impl Iterator for Solutions {
     /// to 3.56 M solutions a second where `next` in a loop, before it was
     /// inlined, ran at 3.36 to 3.41 (docs/performance.md).
     fn fold<B, F: FnMut(B, Board) -> B>(mut self, init: B, mut f: F) -> B {
+        if self.learning.is_some() {
+            let mut acc = init;
+            while let Some(solution) = self.next_learning() {
+                acc = f(acc, solution);
+            }
+            return acc;
+        }
         let meter = &mut self.meter;
         let stack = stack_of(&mut self.search);
         // Each solution copied out of its entry, which is left for the next
@@ -571,6 +642,15 @@ impl Iterator for Solutions {
     /// number as counting them one by one, without building the last cells
     /// of each branch as boards. Within the budget, if there is one.
     fn count(mut self) -> usize {
+        if let Some(learning) = self.learning.as_mut() {
+            if let Some(known) = learning.known() {
+                return known.len();
+            }
+            if !learning.has_begun() {
+                // Not begun: the count that takes turns with clause learning.
+                return count_taking_turns(learning.root(), usize::MAX, self.meter).0;
+            }
+        }
         count_in_place(&mut self.search, usize::MAX, &mut self.meter)
     }
 }
