@@ -442,7 +442,10 @@ impl Board {
     }
 
     /// Every solution, lazily, in depth-first order: the depth-first search
-    /// over [`Board::children`], filtered for complete boards.
+    /// over [`Board::children`], filtered for complete boards. On boards
+    /// other than classic 9x9 ones, clause learning runs beside a search
+    /// that finds solutions slowly, and hands out the rest in the same
+    /// order once it has found them all ([`Solutions`]).
     ///
     /// ```
     /// use lazydoku::Board;

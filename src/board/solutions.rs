@@ -474,7 +474,19 @@ fn counter<IN: Iterator<Item = Board>, S: Successors<Board, IN>>(
 /// [`Board::children`] filtered for complete boards.
 ///
 /// Built by [`Board::solutions`]. Memory stays bounded by the depth of the
-/// search, at most one pending child iterator per empty cell.
+/// search, at most one pending child iterator per empty cell; on boards of
+/// the general engine, while the search finds fewer than one solution in
+/// eight boards, clause learning beside it holds its clauses and up to
+/// 10,000 solutions it found.
+///
+/// On those boards, with no node budget, the search goes in turns, and
+/// after each turn clause learning gets as long as the turn took to find
+/// every solution and prove there are no more; once it has, the solutions
+/// the search has not yet handed out come from it, in the search's order.
+/// The boards and their order are the same either way; the time is not
+/// where the search alone keeps failing the same way: a 16x16 killer
+/// puzzle whose one solution the search alone had not reached after 30 s
+/// takes about a second.
 #[derive(Clone)]
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Solutions {

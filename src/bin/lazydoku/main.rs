@@ -87,7 +87,8 @@ enum Command {
     ///
     /// A puzzle alone in its input (an argument, or a file of one line) is searched on every
     /// --jobs thread, its solutions in the order of one (depth-first, with no --timeout or
-    /// --max-nodes); fewer puzzles than jobs share the threads out; more take a thread each.
+    /// --max-nodes, where they come thick); fewer puzzles than jobs share the threads out;
+    /// more take a thread each.
     #[command(
         after_help = "Example:\n  lazydoku all --limit 5 '12..34..........'\n  lazydoku all '.................................................................................' | head -3"
     )]
