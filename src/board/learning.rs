@@ -11,20 +11,31 @@ use super::clauses::{Clauses, Turn};
 use crate::search::Meter;
 
 /// Nodes of the walk's first turn, which the solutions of most boards
-/// come within; each turn after takes twice the one before.
-const FIRST_TURN_NODES: u64 = 1_000;
+/// come within (about 30 ms on 25x25); each turn after takes twice the one
+/// before. The count that takes turns with clause learning
+/// (`count_taking_turns`) goes the same way.
+pub(crate) const FIRST_TURN_NODES: u64 = 1_000;
 /// Clause learning takes part only while the walk has found fewer than one
 /// solution in this many nodes: a walk through a tree thick with solutions
 /// finds them faster than clause learning, one model at a time, can.
 const NODES_PER_SOLUTION: u64 = 8;
 /// Clause learning leaves once the walk has found this many solutions and
-/// eight times its models in the same time...
+/// eight times its models in the same time ([`outruns_learning`])...
 const OUT_FROM: usize = 1_000;
 const OUT_RATE: usize = 8;
 /// ...or once it has found this many models, which it holds until it has
 /// them all (about 6 MB of 25x25 grids, and as many clauses forbidding
 /// them): so many solutions are the walk's to find.
 const MOST_MODELS: usize = 10_000;
+
+/// Whether a walk or count that has found `found` solutions in the time
+/// clause learning found `models` is clearly the faster of the two, as on
+/// trees of many solutions, whose direct counts near the leaves count
+/// thousands at once where clause learning finds one model at a time:
+/// clause learning then leaves it to go on alone.
+pub(crate) fn outruns_learning(found: usize, models: usize) -> bool {
+    found >= OUT_FROM && found >= OUT_RATE.saturating_mul(models)
+}
 
 /// The settings of the turns: [`FIRST_TURN_NODES`],
 /// [`NODES_PER_SOLUTION`] and [`MOST_MODELS`], which tests lower to put
@@ -156,8 +167,8 @@ impl Learning {
         (self.turn_left, self.next_turn) = (self.next_turn, self.next_turn.saturating_mul(2));
         let models = self.models.len();
         let sparse = self.nodes > self.settings.nodes_per_solution.saturating_mul(self.walked as u64);
-        let outrun = self.walked >= OUT_FROM && self.walked >= OUT_RATE.saturating_mul(models);
-        if !self.taking_part || !sparse || outrun || models >= self.settings.most_models {
+        if !self.taking_part || !sparse || outruns_learning(self.walked, models) || models >= self.settings.most_models
+        {
             self.stop_learning();
             return Some(false);
         }

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::children::{AsChildren, Branching, Visit, fold_walk, walk_in_place};
 use super::clauses::{Clauses, Turn};
-use super::learning::{Learning, Step};
+use super::learning::{FIRST_TURN_NODES, Learning, Step, outruns_learning};
 use super::nine::FailedGuesses;
 use super::weighted::{WeightedChildren, Weights};
 use super::{Board, Children};
@@ -276,18 +276,6 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
     }
 }
 
-/// Nodes of the first turn of [`count_taking_turns`]'s depth-first count,
-/// which most counts end within (about 30 ms on 25x25); each turn after
-/// takes twice the one before.
-const FIRST_TURN_NODES: u64 = 1_000;
-/// Clause learning leaves [`count_taking_turns`] once the depth-first count
-/// has counted this many solutions...
-const LEARNER_OUT_FROM: usize = 1_000;
-/// ...and this many times the models it found in the same time: a count
-/// of many solutions, which the depth-first count's direct counts near the
-/// leaves finish faster than models found one at a time.
-const LEARNER_OUT_RATE: usize = 8;
-
 /// A count above [`DIVE_LIMIT`] on the general engine, without a node
 /// budget: the depth-first count and clause learning take turns of equal
 /// time, and the first to finish gives the count; both are exact.
@@ -300,9 +288,9 @@ const LEARNER_OUT_RATE: usize = 8;
 /// where clause learning counts it to 2 in under a second; a 25x25 puzzle
 /// of 6,209 solutions, 21 s against 1.7 s (docs/performance.md). Taking
 /// turns costs at most about twice the faster one's time, and nothing for
-/// counts that end within the first turn. Once the depth-first count is
-/// clearly the faster counter ([`LEARNER_OUT_FROM`], [`LEARNER_OUT_RATE`]),
-/// it goes on alone.
+/// counts that end within the first turn (of [`FIRST_TURN_NODES`], each
+/// turn after twice as long). Once the depth-first count is clearly the
+/// faster counter ([`outruns_learning`]), it goes on alone.
 fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, Option<Exhausted>) {
     let mut search = Search::new(board.clone(), BoardChildren, Stack::new());
     let mut shortcut = DirectCount::under(&meter);
@@ -319,8 +307,7 @@ fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, 
         if meter.exhausted().is_some() {
             return (counted.max(learner.map_or(0, |(_, found)| found)), meter.exhausted());
         }
-        let models = learner.as_ref().map_or(0, |(_, found)| *found);
-        if counted >= LEARNER_OUT_FROM && counted >= LEARNER_OUT_RATE.saturating_mul(models) {
+        if outruns_learning(counted, learner.as_ref().map_or(0, |(_, found)| *found)) {
             // Clause learning would only slow this count down (and is not
             // even built for one that counts this fast from the start).
             learner = None;
