@@ -149,13 +149,7 @@ fn count_branching(
         if !meter.tick() {
             return Visit::Refuse;
         }
-        let wanted = limit - count;
-        count += match shortcut.count(board, wanted) {
-            Some(found) => found.min(wanted),
-            None if board.is_complete() => 1,
-            None => return Visit::Expand,
-        };
-        Visit::Drop { stop: count >= limit }
+        count_board(board, &mut shortcut, &mut count, limit)
     };
     fold_walk(stack_of(search), branching, visit, (), |(), _| ());
     count
@@ -332,6 +326,21 @@ fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, 
     }
 }
 
+/// A board of a depth-first count that has counted `count` of `limit`:
+/// counted directly where `shortcut` can, else counted if complete, else
+/// expanded.
+#[expect(clippy::inline_always, reason = "part of the count's walk, as `count_branching` is")]
+#[inline(always)]
+fn count_board(board: &Board, shortcut: &mut DirectCount, count: &mut usize, limit: usize) -> Visit {
+    let wanted = limit - *count;
+    *count += match shortcut.count(board, wanted) {
+        Some(found) => found.min(wanted),
+        None if board.is_complete() => 1,
+        None => return Visit::Expand,
+    };
+    Visit::Drop { stop: *count >= limit }
+}
+
 /// A turn of [`count_taking_turns`]'s depth-first count: up to `nodes` more
 /// nodes of the walk, counting up to `limit` more solutions, the walk left
 /// where it stopped.
@@ -349,13 +358,7 @@ fn count_turn(
             return Visit::Refuse;
         }
         left -= 1;
-        let wanted = limit - count;
-        count += match shortcut.count(board, wanted) {
-            Some(found) => found.min(wanted),
-            None if board.is_complete() => 1,
-            None => return Visit::Expand,
-        };
-        Visit::Drop { stop: count >= limit }
+        count_board(board, shortcut, &mut count, limit)
     };
     fold_walk(stack_of(search), &mut AsChildren, visit, (), |(), _| ());
     count
