@@ -652,8 +652,21 @@ impl Board {
 
     /// [`Board::count_solutions`] on every core: the same number, counting
     /// no further than `limit`, and the search stops once it is reached.
-    /// A 9x9 board counts the last few empty cells of each branch directly,
-    /// as [`Board::count_solutions`] does.
+    /// The depth-first count is shared among the cores, and counts the last
+    /// few empty cells of each branch directly, as [`Board::count_solutions`]
+    /// does.
+    ///
+    /// On the engine for any rules (boards other than classic 9x9), one
+    /// thread races the shared count with what [`Board::count_solutions`]
+    /// does against heavy tails: restarted dives for counts up to 16, and
+    /// clause learning, which leaves the race once the shared count finds
+    /// solutions far faster. The first to finish answers and stops the
+    /// other. Large boards where few solutions hide in a large tree are
+    /// counted in about the time clause learning takes (a minimal 25x25
+    /// puzzle counted to 17 in 0.56 s, where the shared count alone took
+    /// 24 s on two cores), and trees thick with solutions as fast as the
+    /// shared count goes. On a pool of one thread this is
+    /// [`Board::count_solutions`].
     ///
     /// ```
     /// use lazydoku::{Board, Shape};
@@ -669,10 +682,24 @@ impl Board {
         if let Some(twin) = self.on_band_engine() {
             return twin.par_count_solutions(limit);
         }
-        crate::search::par_dfs(self.clone(), Board::children)
+        let shared = crate::search::par_dfs(self.clone(), Board::children)
             .counter(Board::is_complete)
-            .shortcut(|board: &Board, wanted| board.count_directly(DIRECT, wanted))
-            .up_to(limit)
+            .shortcut(|board: &Board, wanted| board.count_directly(DIRECT, wanted));
+        if self.uses_general_engine() && limit > 0 {
+            if rayon::current_num_threads() == 1 {
+                return self.count_solutions(limit);
+            }
+            // One thread races the others with what the count on one core
+            // does against heavy tails: dives and clause learning.
+            let race = crate::search::Race::new();
+            let (alone, together) =
+                rayon::join(|| solutions::count_racing(self, limit, &race), || shared.up_to_racing(limit, &race));
+            // The first to finish has the count, and the shared count
+            // always finishes, so one side has it; the count on one core
+            // is there only so that no path is left without an answer.
+            return alone.or(together).unwrap_or_else(|| self.count_solutions(limit));
+        }
+        shared.up_to(limit)
     }
 
     /// The memory this board holds, in bytes: its own size and what it keeps

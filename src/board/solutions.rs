@@ -326,6 +326,57 @@ fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, 
     }
 }
 
+/// How long clause learning racing the shared count runs between looks at
+/// how far the shared count has got.
+#[cfg(feature = "parallel")]
+const RACE_LOOK: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// The search that races the shared depth-first count of
+/// [`Board::par_count_solutions`] on the general engine, on one thread of
+/// its own: the count of [`count_with_dives`] for small limits, else
+/// clause learning, which leaves the race once the shared count clearly
+/// outruns it ([`outruns_learning`]) or where the board's rules cannot be
+/// spelled out as clauses. Its count if it finished first, else `None`.
+///
+/// The shared count walks the tree that [`Board::count_solutions`] walks,
+/// on every core but this one; on large boards few solutions can hide in
+/// a large tree that keeps failing the same way, and the racing search
+/// cuts that short, as [`count`] does on one core.
+#[cfg(feature = "parallel")]
+pub(crate) fn count_racing(board: &Board, limit: usize, race: &crate::search::Race) -> Option<usize> {
+    use std::sync::atomic::Ordering::Relaxed;
+
+    let meter = Meter::new(Budget::UNLIMITED).stopped_by(std::sync::Arc::clone(&race.stop));
+    if limit <= DIVE_LIMIT {
+        let (counted, stopped) = count_with_dives(board, limit, meter);
+        return if stopped.is_none() { race.finish(counted) } else { None };
+    }
+    let counted = learn_racing(board, limit, race, meter);
+    race.watched.store(false, Relaxed);
+    counted
+}
+
+/// Clause learning's part of [`count_racing`].
+#[cfg(feature = "parallel")]
+fn learn_racing(board: &Board, limit: usize, race: &crate::search::Race, mut meter: Meter) -> Option<usize> {
+    use std::sync::atomic::Ordering::Relaxed;
+
+    let mut settled = board.clone();
+    if !settled.is_settled() && settled.settle().is_err() {
+        return race.finish(0);
+    }
+    let mut clauses = settled.clauses()?;
+    let mut found = 0;
+    while !outruns_learning(race.found.load(Relaxed), found) {
+        match clauses.count_for(&mut found, limit, RACE_LOOK, &mut meter) {
+            Turn::Counted => return race.finish(found),
+            Turn::Spent => return None,
+            Turn::Paused => {}
+        }
+    }
+    None
+}
+
 /// A board of a depth-first count that has counted `count` of `limit`:
 /// counted directly where `shortcut` can, else counted if complete, else
 /// expanded.
@@ -716,5 +767,40 @@ mod tests {
             }
         }
         assert!(learned_nodes < plain_nodes, "{learned_nodes} nodes learning, {plain_nodes} without");
+    }
+
+    /// Each side of the race of `par_count_solutions`, alone: it counts
+    /// and stops the other, or leaves or stops when told.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn each_side_of_a_count_race_answers_alone_and_stops_when_told() {
+        use std::sync::atomic::Ordering::Relaxed;
+
+        use crate::search::Race;
+
+        // A 6x6 board with its first two rows given: some hundreds of
+        // solutions, for a limit that clause learning races for (above 16)
+        // and one that the dives do.
+        let board: Board = format!("{}{}", "123456456123", ".".repeat(24)).parse().unwrap();
+        let all = board.count_solutions(usize::MAX);
+        assert!(all > 16, "{all} solutions");
+        let shared = || crate::search::par_dfs(board.clone(), Board::children).counter(Board::is_complete);
+        for limit in [2, usize::MAX] {
+            let expected = all.min(limit);
+            let race = Race::new();
+            assert_eq!(count_racing(&board, limit, &race), Some(expected), "to {limit}");
+            assert!(race.stop.load(Relaxed), "the winner stops the other");
+            assert_eq!(shared().up_to_racing(limit, &race), None, "the shared count has lost");
+
+            let race = Race::new();
+            assert_eq!(shared().up_to_racing(limit, &race), Some(expected), "to {limit}");
+            assert_eq!(count_racing(&board, limit, &race), None, "told to stop");
+        }
+        // Clause learning leaves a race the shared count clearly leads, and
+        // stops watching it; the race goes on without it.
+        let race = Race::new();
+        race.found.store(1_000_000, Relaxed);
+        assert_eq!(count_racing(&board, usize::MAX, &race), None);
+        assert!(!race.stop.load(Relaxed) && !race.watched.load(Relaxed));
     }
 }

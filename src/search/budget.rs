@@ -3,6 +3,8 @@
 
 use std::fmt;
 use std::iter::FusedIterator;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// How much work a search may do: at most so many nodes visited, at most so
@@ -136,6 +138,9 @@ pub(crate) struct Meter {
     visited: u64,
     deadline: Option<Instant>,
     exhausted: Option<Exhausted>,
+    /// Set by another thread to stop the search, as when two searches race
+    /// for one answer and the other has it.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// The clock is read once in this many nodes: a read costs tens of
@@ -144,7 +149,21 @@ const CLOCK_EVERY: u64 = 64;
 
 impl Meter {
     pub(crate) fn new(budget: Budget) -> Meter {
-        Meter { budget, allowed: budget.nodes.unwrap_or(u64::MAX), visited: 0, deadline: None, exhausted: None }
+        Meter {
+            budget,
+            allowed: budget.nodes.unwrap_or(u64::MAX),
+            visited: 0,
+            deadline: None,
+            exhausted: None,
+            stop: None,
+        }
+    }
+
+    /// This meter, spent as soon as `stop` is set: looked at as often as
+    /// the clock is. A search stopped this way reports its budget cut to
+    /// the nodes it had visited.
+    pub(crate) fn stopped_by(self, stop: Arc<AtomicBool>) -> Meter {
+        Meter { stop: Some(stop), ..self }
     }
 
     /// Whether the budget limits nodes.
@@ -158,13 +177,25 @@ impl Meter {
         if self.visited >= self.allowed {
             return self.spent(Limit::Nodes(self.allowed));
         }
-        if let Some(limit) = self.budget.time {
-            if self.visited % CLOCK_EVERY == 0 && !self.in_time(limit) {
-                return self.spent(Limit::Time(limit));
-            }
+        if (self.budget.time.is_some() || self.stop.is_some()) && self.visited % CLOCK_EVERY == 0 && !self.look() {
+            return false;
         }
         self.visited += 1;
         true
+    }
+
+    /// Whether the search may go on, by the clock and the stop flag:
+    /// `false`, with the budget spent, once either says no.
+    #[cold]
+    fn look(&mut self) -> bool {
+        if self.stop.as_ref().is_some_and(|stop| stop.load(Relaxed)) {
+            return self.spent(Limit::Nodes(self.visited));
+        }
+        let time = self.budget.time;
+        match time {
+            Some(limit) if !self.in_time(limit) => self.spent(Limit::Time(limit)),
+            _ => true,
+        }
     }
 
     #[cold]
@@ -198,11 +229,7 @@ impl Meter {
         if self.visited >= self.allowed {
             return self.spent(Limit::Nodes(self.allowed));
         }
-        let time = self.budget.time;
-        match time {
-            Some(limit) if !self.in_time(limit) => self.spent(Limit::Time(limit)),
-            _ => self.exhausted.is_none(),
-        }
+        self.look() && self.exhausted.is_none()
     }
 
     /// Nodes counted so far.
@@ -285,3 +312,26 @@ impl<I: Iterator> Iterator for Bounded<I> {
 }
 
 impl<I: FusedIterator> FusedIterator for Bounded<I> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_meter_told_to_stop_is_spent_within_a_look_and_stays_spent() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut meter = Meter::new(Budget::UNLIMITED).stopped_by(Arc::clone(&stop));
+        assert!((0..1_000).all(|_| meter.tick()));
+        assert!(meter.spend(10));
+        stop.store(true, Relaxed);
+        let before = meter.visited();
+        let more = (0..1_000).take_while(|_| meter.tick()).count();
+        assert!(more < 64, "{more} nodes after the stop");
+        let exhausted = meter.exhausted().expect("stopped");
+        assert_eq!(exhausted.nodes(), before + more as u64);
+        assert!(!meter.tick() && !meter.spend(0), "still spent");
+        // Without a stop flag or a clock, a meter never looks.
+        let mut free = Meter::new(Budget::UNLIMITED);
+        assert!((0..1_000).all(|_| free.tick()) && free.spend(1_000) && free.exhausted().is_none());
+    }
+}

@@ -95,6 +95,8 @@ pub use frontier::{Frontier, Queue, Stack};
 pub use iddfs::{Iddfs, iddfs};
 pub use interleave::{Interleave, interleave};
 #[cfg(feature = "parallel")]
+pub(crate) use parallel::Race;
+#[cfg(feature = "parallel")]
 pub use parallel::{ParCounter, ParDfs, SharedShortcut, par_dfs};
 pub(crate) use restarts::luby_at;
 pub use restarts::{Restarts, luby, restarts};

@@ -1,7 +1,9 @@
 //! [`par_dfs`]: every node of a tree, visited once, on every core.
 
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use rayon::iter::ParallelIterator;
 use rayon::iter::plumbing::{Folder, Reducer, UnindexedConsumer};
@@ -13,10 +15,12 @@ use super::NoShortcut;
 /// the rest simply work.
 ///
 /// Each worker walks its part of the tree depth-first, with a stack of
-/// unopened child iterators as [`dfs`](super::dfs) does. When rayon asks for
-/// work to share, a worker gives away the oldest iterator on its stack (the
-/// siblings nearest the root, whose subtrees are the largest), or, with a
-/// single iterator left, the next sibling from it. Nothing is built before a
+/// unopened child iterators as [`dfs`](super::dfs) does. Every 1,024 nodes
+/// or millisecond, whichever comes first (so slow nodes are shared too), a
+/// worker with nothing of its own waiting to be stolen offers the oldest
+/// iterator on its stack (the siblings nearest the root, whose subtrees
+/// are the largest), or, with a single iterator left, the next sibling
+/// from it. Nothing is built before a
 /// worker needs it, and memory grows with the depth of the tree on each
 /// worker. The order of the nodes is not defined.
 ///
@@ -107,8 +111,17 @@ where
     }
 }
 
-/// Nodes a worker visits between looks at whether to share its work.
+/// Nodes a worker visits between looks at whether to share its work...
 const SLICE: usize = 1024;
+/// ...or less, once this much time has passed: a node can stand for a
+/// whole subtree, as when a count's shortcut counts it at once, and a tree
+/// of a few hundred such nodes would otherwise be walked by one worker
+/// while the others wait (the empty 6x6 board's count took as long on two
+/// cores as on one).
+const SLICE_TIME: Duration = Duration::from_millis(1);
+/// The clock is read once in this many nodes of a slice, and at its first
+/// nodes (the first, second, fourth and eighth), where a slow node shows.
+const CLOCK_EVERY: usize = 16;
 
 /// How deep shares may nest on one worker's stack: each is a frame of
 /// `rayon::join`, and the tree may be far deeper than any stack.
@@ -208,8 +221,10 @@ where
         (self, None)
     }
 
-    /// Visits up to `limit` nodes depth-first into `folder`, keeping the rest.
+    /// Visits up to `limit` nodes depth-first into `folder`, for about
+    /// [`SLICE_TIME`] at most, keeping the rest.
     fn fold_some<F: Folder<N>>(&mut self, mut folder: F, limit: usize) -> F {
+        let deadline = Instant::now() + SLICE_TIME;
         let mut visited = 0;
         if let Some(root) = self.root.take() {
             if !self.opened {
@@ -228,6 +243,9 @@ where
                     }
                     folder = folder.consume(node);
                     visited += 1;
+                    if (visited % CLOCK_EVERY == 0 || visited.is_power_of_two()) && Instant::now() >= deadline {
+                        break;
+                    }
                 }
                 None => {
                     self.stack.pop();
@@ -345,17 +363,34 @@ where
     /// The number of goals, counting no further than `limit`.
     #[must_use]
     pub fn up_to(self, limit: usize) -> usize {
+        let found = AtomicUsize::new(0);
+        self.count(limit, &found, None)
+    }
+
+    /// [`ParCounter::up_to`] racing another search for the same count
+    /// through `race`: `None` if the other finished first (this count,
+    /// stopped part way, may be short), else the count, and the other is
+    /// told to stop.
+    pub(crate) fn up_to_racing(self, limit: usize, race: &Race) -> Option<usize> {
+        let counted = self.count(limit, &race.found, Some(race));
+        race.finish(counted)
+    }
+
+    /// The count of [`ParCounter::up_to`], with `found` kept up to date as
+    /// goals are found, and stopped early once `race` says so.
+    fn count(self, limit: usize, found: &AtomicUsize, race: Option<&Race>) -> usize {
         if limit == 0 {
             return 0;
         }
         let ParCounter { search: ParDfs { root, successors }, goal, shortcut } = self;
         let shortcut = &shortcut;
-        // With no limit to stop at, no counter is shared between the cores.
+        // With no limit to stop at, no counter is shared between the cores,
+        // unless a racing search watches it.
         let bounded = limit != usize::MAX;
-        let found = AtomicUsize::new(0);
+        let stopped = || race.is_some_and(|race| race.stop.load(Relaxed)) || (bounded && found.load(Relaxed) >= limit);
         let expand = |node: &Tally<N>| {
             let children = match node {
-                Tally::Open(node) if !(bounded && found.load(Relaxed) >= limit) => Some(successors(node).into_iter()),
+                Tally::Open(node) if !stopped() => Some(successors(node).into_iter()),
                 _ => None,
             };
             TallyChildren { children, shortcut, wanted: limit }
@@ -368,12 +403,39 @@ where
                 };
                 // Written only when there is something to add: a write per
                 // node would bounce the counter between the cores.
-                if bounded && n > 0 {
+                if n > 0 && (bounded || race.is_some_and(|race| race.watched.load(Relaxed))) {
                     found.fetch_add(n, Relaxed);
                 }
                 n
             })
             .reduce(|| 0, usize::saturating_add);
         counted.min(limit)
+    }
+}
+
+/// What two searches for the same count share while they race, each on
+/// its own threads: the first to finish answers and stops the other.
+#[derive(Debug)]
+pub(crate) struct Race {
+    /// Set by the first search to finish.
+    pub(crate) stop: Arc<AtomicBool>,
+    /// The goals the parallel count has found so far, kept up to date
+    /// while the other search watches it.
+    pub(crate) found: AtomicUsize,
+    /// Whether the other search still watches `found`; it stops watching
+    /// when it leaves the race.
+    pub(crate) watched: AtomicBool,
+}
+
+impl Race {
+    pub(crate) fn new() -> Race {
+        Race { stop: Arc::new(AtomicBool::new(false)), found: AtomicUsize::new(0), watched: AtomicBool::new(true) }
+    }
+
+    /// A search of the race has ended with `counted`, which is the answer
+    /// if no other search ended before (and so nothing stopped this one
+    /// part way); the others are told to stop.
+    pub(crate) fn finish(&self, counted: usize) -> Option<usize> {
+        self.stop.compare_exchange(false, true, Relaxed, Relaxed).is_ok().then_some(counted)
     }
 }

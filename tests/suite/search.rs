@@ -315,6 +315,42 @@ fn par_dfs_visits_every_node_exactly_once() {
 }
 
 #[test]
+fn par_dfs_shares_a_tree_of_few_slow_nodes() {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+
+    use rayon::prelude::*;
+
+    // Eight children of the root, each a leaf that takes a while, as a
+    // subtree counted at once does: far fewer nodes than a worker visits
+    // before it looks at sharing when nodes are quick. Each leaf after the
+    // first waits for another worker to show up (for half a minute at
+    // most, however slow the machine), which it does only if the work is
+    // shared.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let workers = Mutex::new(HashSet::new());
+    let give_up = Instant::now() + Duration::from_secs(30);
+    let successors = |&n: &u32| {
+        if n == 0 {
+            return (1..=8).collect();
+        }
+        workers.lock().unwrap().insert(rayon::current_thread_index());
+        if n == 1 {
+            std::thread::sleep(Duration::from_millis(2));
+            return Vec::new();
+        }
+        while workers.lock().unwrap().len() < 2 && Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Vec::new()
+    };
+    let nodes = pool.install(|| search::par_dfs(0u32, successors).count());
+    assert_eq!(nodes, 9);
+    assert_eq!(workers.into_inner().unwrap().len(), 2, "both workers walked a part");
+}
+
+#[test]
 fn iddfs_is_breadth_first_order_level_by_level() {
     for seed in 0..20 {
         let tree = random_tree(seed);

@@ -402,5 +402,11 @@ fn counts_above_sixteen_on_large_boards_are_the_search_s() {
         let board: Board = line.parse().unwrap();
         let expected = board.solutions().take(limit).count();
         assert_eq!(board.count_solutions(limit), expected, "{line}");
+        // In parallel, clause learning races the shared depth-first count
+        // on a thread of its own: whichever wins, the same count.
+        for threads in [1, 2, 3] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            assert_eq!(pool.install(|| board.par_count_solutions(limit)), expected, "{line} on {threads} threads");
+        }
     }
 }
