@@ -1676,3 +1676,26 @@ fn a_5x5_board_with_its_map_and_a_worded_comment_is_a_puzzle_not_a_header() {
     let out = run(&["count", "-q", "--limit", "3"], format!("Grid 01\n{line}\n"));
     assert_eq!(stdout(&out), "Grid 01\n3\n");
 }
+
+#[test]
+fn large_counts_beyond_classic_rules_are_the_same_on_any_jobs() {
+    // Counts to 10,000 or more are shared among the jobs, with clause
+    // learning racing the shared count on boards other than classic 9x9:
+    // a 6x6 board of some hundreds of solutions, 16x16 puzzles of one and
+    // of many, and a killer puzzle.
+    let data = |file: &str| std::fs::read_to_string(format!("{}/data/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let (removed, killer) = (data("removed16.txt"), data("killer16.txt"));
+    let puzzles = |text: &str| text.lines().filter(|l| !l.starts_with('#')).map(str::to_owned).collect::<Vec<_>>();
+    let (removed, killer) = (puzzles(&removed), puzzles(&killer));
+    let lines = [format!("123456456123{}", ".".repeat(24)), removed[0].clone(), removed[5].clone(), killer[0].clone()];
+    let expected: String = lines
+        .iter()
+        .map(|line| line.parse::<lazydoku::Board>().unwrap().count_solutions(10_000).to_string() + "\n")
+        .collect();
+    let input = lines.join("\n") + "\n";
+    for jobs in ["1", "2"] {
+        let o = run(&["count", "--limit", "10000", "-q", "--jobs", jobs], &input);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(stdout(&o), expected, "{jobs} jobs");
+    }
+}

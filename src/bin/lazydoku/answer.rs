@@ -1006,19 +1006,16 @@ pub fn stream_all(
 /// Counts to this limit or more are shared among the jobs.
 const SHARED_COUNT_FROM: usize = 10_000;
 
-/// Whether a depth-first count of `board` to `limit` is shared among the
-/// jobs' threads ([`Board::par_count_solutions`], on the pool the answer
-/// runs on): with several jobs, a large limit, no budget (the shared count
-/// has none) and classic 9x9 rules, whose engine counts the last cells of
-/// each branch directly. The general engine's count to a small limit hands
-/// hard puzzles to clause learning, which the shared count does not.
-fn shares_count(board: &Board, settings: &Settings, limit: usize) -> bool {
+/// Whether a depth-first count to `limit` is shared among the jobs'
+/// threads ([`Board::par_count_solutions`], on the pool the answer runs
+/// on): with several jobs, a large limit and no budget (the shared count
+/// has none). Beyond classic 9x9 rules, clause learning races the shared
+/// count there as it takes turns with the count on one core.
+fn shares_count(settings: &Settings, limit: usize) -> bool {
     settings.jobs > 1
         && limit >= SHARED_COUNT_FROM
         && settings.budget.node_limit().is_none()
         && settings.budget.time_limit().is_none()
-        && board.shape() == lazydoku::Shape::NINE
-        && board.rules().is_classic()
 }
 
 /// How many solutions there are, up to `limit`, and why the count stopped
@@ -1026,7 +1023,7 @@ fn shares_count(board: &Board, settings: &Settings, limit: usize) -> bool {
 /// cells of each branch ([`Board::count_solutions_within`]); the other
 /// orders count what they find.
 fn count_up_to(board: &Board, settings: &Settings, limit: usize) -> (usize, Option<String>) {
-    if settings.order == Order::Dfs && shares_count(board, settings, limit) {
+    if settings.order == Order::Dfs && shares_count(settings, limit) {
         return (board.par_count_solutions(limit), None);
     }
     if settings.order == Order::Dfs {
