@@ -404,6 +404,35 @@ impl Clauses {
         }
     }
 
+    /// Whether the clauses have a model that agrees with every digit of
+    /// `board` (a board below the one they came from): whether the walk
+    /// finds a solution below it. Within what is left of `meter`'s budget,
+    /// a conflict a node; `None` once it is spent. Then
+    /// [`Clauses::model_digits`] gives the model found, if any.
+    pub(crate) fn has_model_below(&mut self, board: &super::Board, meter: &mut Meter) -> Option<bool> {
+        let mut assumptions = Vec::new();
+        for (cell, digit) in board.cells().enumerate() {
+            let Some(digit) = digit else { continue };
+            match self.literal(cell, digit) {
+                Ok(Some(lit)) => assumptions.push(lit),
+                Ok(None) => {}
+                Err(()) => return Some(false),
+            }
+        }
+        loop {
+            let before = self.solver.conflicts();
+            let outcome = self.solver.solve_assuming(&assumptions, CONFLICTS_PER_LOOK.min(meter.nodes_left()));
+            if !meter.spend(self.solver.conflicts() - before) {
+                return None;
+            }
+            match outcome {
+                Outcome::Satisfiable => return Some(true),
+                Outcome::Unsatisfiable => return Some(false),
+                Outcome::Unknown => {}
+            }
+        }
+    }
+
     /// The variable of `digit` (from 1) in `cell` as a literal: `Ok(None)`
     /// where the board the clauses came from holds that digit there
     /// already, `Err` where the digit cannot go there at all.

@@ -1,13 +1,12 @@
-//! [`Learning`]: clause learning beside the walk of [`Solutions`] on the
-//! general engine, which finds the solutions of boards whose walk keeps
-//! failing the same way, and hands them out in the walk's own order.
+//! [`Learning`]: clause learning guiding the walk of [`Solutions`] on the
+//! general engine, past the subtrees that hold no solution, on boards whose
+//! walk keeps failing the same way.
 //!
 //! [`Solutions`]: super::Solutions
 
-use std::time::{Duration, Instant};
-
 use super::Board;
-use super::clauses::{Clauses, Turn};
+use super::children::Visit;
+use super::clauses::Clauses;
 use crate::search::Meter;
 
 /// Nodes of the walk's first turn, which the solutions of most boards
@@ -15,18 +14,15 @@ use crate::search::Meter;
 /// before. The count that takes turns with clause learning
 /// (`count_taking_turns`) goes the same way.
 pub(crate) const FIRST_TURN_NODES: u64 = 1_000;
-/// Clause learning takes part only while the walk has found fewer than one
-/// solution in this many nodes: a walk through a tree thick with solutions
-/// finds them faster than clause learning, one model at a time, can.
+/// Clause learning guides the walk only if, at the end of a turn, the walk
+/// has found fewer than one solution in this many nodes: a walk through a
+/// tree thick with solutions finds them faster than it could be guided.
 const NODES_PER_SOLUTION: u64 = 8;
-/// Clause learning leaves once the walk has found this many solutions and
-/// eight times its models in the same time ([`outruns_learning`])...
+/// Clause learning leaves a count once the depth-first count has found
+/// this many solutions and eight times its models in the same time
+/// ([`outruns_learning`]).
 const OUT_FROM: usize = 1_000;
 const OUT_RATE: usize = 8;
-/// ...or once it has found this many models, which it holds until it has
-/// them all (about 6 MB of 25x25 grids, and as many clauses forbidding
-/// them): so many solutions are the walk's to find.
-const MOST_MODELS: usize = 10_000;
 
 /// Whether a walk or count that has found `found` solutions in the time
 /// clause learning found `models` is clearly the faster of the two, as on
@@ -37,18 +33,16 @@ pub(crate) fn outruns_learning(found: usize, models: usize) -> bool {
     found >= OUT_FROM && found >= OUT_RATE.saturating_mul(models)
 }
 
-/// The settings of the turns: [`FIRST_TURN_NODES`],
-/// [`NODES_PER_SOLUTION`] and [`MOST_MODELS`], which tests lower to put
-/// clause learning beside the walks of small boards.
+/// The settings of the turns: [`FIRST_TURN_NODES`] and
+/// [`NODES_PER_SOLUTION`], which tests lower to have clause learning guide
+/// the walks of small boards.
 #[derive(Clone, Copy, Debug)]
 struct Settings {
     first_turn: u64,
     nodes_per_solution: u64,
-    most_models: usize,
 }
 
-const SETTINGS: Settings =
-    Settings { first_turn: FIRST_TURN_NODES, nodes_per_solution: NODES_PER_SOLUTION, most_models: MOST_MODELS };
+const SETTINGS: Settings = Settings { first_turn: FIRST_TURN_NODES, nodes_per_solution: NODES_PER_SOLUTION };
 
 #[cfg(not(test))]
 fn settings() -> Settings {
@@ -61,14 +55,20 @@ fn settings() -> Settings {
 }
 
 /// What [`Solutions`](super::Solutions) on the general engine keeps beside
-/// its walk: the walk goes in turns of a number of nodes, and after each
-/// turn clause learning gets the time the turn took, to find every
-/// solution as a model and prove there are no more. Once it has, the
-/// solutions the walk has not yet handed out are put in the walk's order
-/// ([`in_search_order`]) and handed out from there, the walk dropped: the
-/// same solutions in the same order as the walk alone, where the walk
-/// alone can take minutes past its last solution, or before its first
-/// (16x16 killer puzzles).
+/// its walk. The walk goes in turns of a number of nodes, twice as many
+/// each turn; if at the end of one the walk has found fewer than one
+/// solution in [`NODES_PER_SOLUTION`] nodes, clause learning guides it
+/// from then on: before the walk goes below a board, it asks the board's
+/// clauses whether any solution agrees with the board, and passes over it
+/// if none does. The answers are exact, so the walk hands out the same
+/// solutions in the same order as alone, and goes only below boards with a
+/// solution to find: where the walk alone can take minutes before its first
+/// solution (16x16 killer puzzles) or past its last, clause learning proves
+/// whole subtrees empty with what it learned from the others.
+///
+/// The question is not asked of a board that agrees with the last model
+/// found, which has a solution below it: the walk goes down the path to a
+/// model asking only about the siblings before each step.
 #[derive(Clone)]
 pub(crate) struct Learning {
     /// The board whose solutions these are.
@@ -76,23 +76,31 @@ pub(crate) struct Learning {
     /// Nodes left in the walk's turn, and in the next one.
     turn_left: u64,
     next_turn: u64,
-    /// When the walk's turn began, once it has.
-    turn_began: Option<Instant>,
     /// Nodes walked and solutions the walk has handed out, in all.
     nodes: u64,
     walked: usize,
-    /// Clause learning, once built, and the digits of its models.
-    clauses: Option<Clauses>,
-    models: Vec<Vec<u8>>,
-    /// Whether clause learning still takes part.
-    taking_part: bool,
+    /// Whether the walk still goes in turns: not once it is guided, nor
+    /// once it has shown itself thick with solutions.
+    in_turns: bool,
     settings: Settings,
-    /// The solutions left, in order, once clause learning has found them
-    /// all.
-    known: Option<std::vec::IntoIter<Board>>,
+    /// Clause learning guiding the walk, once it does.
+    guide: Option<Guide>,
+    /// The boards the guided walk went below, and how many it passed over.
+    #[cfg(test)]
+    expanded: Vec<Board>,
+    #[cfg(test)]
+    passed_over: u64,
 }
 
-/// What [`Learning`] says after a node of the walk, or a turn.
+/// Clause learning guiding a walk: the root's clauses, and the digits of
+/// the last model they gave.
+#[derive(Clone)]
+struct Guide {
+    clauses: Clauses,
+    model: Vec<u8>,
+}
+
+/// What [`Learning`] says before a node of the walk.
 pub(crate) enum Step {
     /// The walk goes on.
     Walk,
@@ -107,25 +115,16 @@ impl Learning {
             root,
             turn_left: settings.first_turn,
             next_turn: settings.first_turn.saturating_mul(2),
-            turn_began: None,
             nodes: 0,
             walked: 0,
-            clauses: None,
-            models: Vec::new(),
-            taking_part: true,
+            in_turns: true,
             settings,
-            known: None,
+            guide: None,
+            #[cfg(test)]
+            expanded: Vec::new(),
+            #[cfg(test)]
+            passed_over: 0,
         }
-    }
-
-    /// The solutions left, once clause learning has found them all.
-    pub(crate) fn known(&mut self) -> Option<&mut std::vec::IntoIter<Board>> {
-        self.known.as_mut()
-    }
-
-    /// How many solutions are left to hand out, once they are known.
-    pub(crate) fn known_left(&self) -> Option<usize> {
-        self.known.as_ref().map(ExactSizeIterator::len)
     }
 
     /// Whether the walk has begun.
@@ -142,13 +141,12 @@ impl Learning {
     /// the turn has had its nodes, and the node waits for the next turn.
     #[inline]
     pub(crate) fn node(&mut self) -> Step {
-        if !self.taking_part {
+        if !self.in_turns {
             return Step::Walk;
         }
         if self.turn_left == 0 {
             return Step::TurnOver;
         }
-        self.turn_began.get_or_insert_with(Instant::now);
         self.turn_left -= 1;
         self.nodes += 1;
         Step::Walk
@@ -159,110 +157,63 @@ impl Learning {
         self.walked += 1;
     }
 
-    /// Clause learning's turn, after the walk's: `Some(true)` once it has
-    /// every solution (then [`Learning::known`] hands them out), `None`
-    /// when `meter` ran out, `Some(false)` for the walk to go on.
-    pub(crate) fn learn(&mut self, meter: &mut Meter) -> Option<bool> {
-        let time = self.turn_began.take().map_or(Duration::ZERO, |began| began.elapsed());
+    /// The end of the walk's turn: clause learning guides the walk from
+    /// here if it has found few solutions for its nodes, else the walk
+    /// goes on alone (for good once it has shown itself thick).
+    pub(crate) fn turn_over(&mut self) {
         (self.turn_left, self.next_turn) = (self.next_turn, self.next_turn.saturating_mul(2));
-        let models = self.models.len();
         let sparse = self.nodes > self.settings.nodes_per_solution.saturating_mul(self.walked as u64);
-        if !self.taking_part || !sparse || outruns_learning(self.walked, models) || models >= self.settings.most_models
-        {
-            self.stop_learning();
-            return Some(false);
+        self.in_turns = false;
+        if !sparse {
+            return;
         }
-        if self.clauses.is_none() {
-            let mut settled = self.root.clone();
-            if !settled.is_settled() && settled.settle().is_err() {
-                // No solution: the walk ends at once.
-                self.stop_learning();
-                return Some(false);
-            }
-            self.clauses = settled.clauses();
-            if self.clauses.is_none() {
-                self.stop_learning();
-                return Some(false);
-            }
+        let mut settled = self.root.clone();
+        if !settled.is_settled() && settled.settle().is_err() {
+            return; // No solution: the walk ends at once.
         }
-        let clauses = self.clauses.as_mut()?;
-        let began = Instant::now();
-        let mut found = self.models.len();
-        loop {
-            let before = found;
-            // A model at a time, to read each; the turn's time runs on.
-            let turn = clauses.count_for(&mut found, before + 1, time.saturating_sub(began.elapsed()), meter);
-            if found > before {
-                self.models.push(clauses.model_digits());
-            }
-            match turn {
-                Turn::Spent => return None,
-                Turn::Paused => return Some(false),
-                Turn::Counted if found == before => break,
-                Turn::Counted if found >= self.settings.most_models => {
-                    self.stop_learning();
-                    return Some(false);
-                }
-                Turn::Counted if began.elapsed() >= time => return Some(false),
-                Turn::Counted => {}
-            }
-        }
-        let mut solutions = in_search_order(&self.root, std::mem::take(&mut self.models));
-        solutions.drain(..self.walked.min(solutions.len()));
-        self.known = Some(solutions.into_iter());
-        self.clauses = None;
-        Some(true)
+        // None where a killer cage has too many fillings to spell out.
+        self.guide = settled.clauses().map(|clauses| Guide { clauses, model: Vec::new() });
     }
 
-    fn stop_learning(&mut self) {
-        self.taking_part = false;
-        self.clauses = None;
-        self.models = Vec::new();
+    /// What the walk does with `board`, as `visit` says, and where it
+    /// would expand it, passing over it if clause learning, guiding the
+    /// walk, finds no solution below it. [`Visit::Refuse`] once `meter`'s
+    /// budget is spent.
+    #[inline]
+    pub(crate) fn visit(&mut self, board: &Board, meter: &mut Meter, visit: Visit) -> Visit {
+        let (Some(guide), Visit::Expand) = (self.guide.as_mut(), &visit) else { return visit };
+        let visit = guide.visit(board, meter);
+        #[cfg(test)]
+        match visit {
+            Visit::Expand => self.expanded.push(board.clone()),
+            Visit::Drop { .. } => self.passed_over += 1,
+            Visit::Take | Visit::Refuse => {}
+        }
+        visit
     }
 }
 
-/// The solutions of `root` given as `models` (each the digit of every
-/// cell), as boards, in the order of `root.solutions()`: the walk's own
-/// path down to each, built through [`Board::children`] from the root,
-/// going only into children that some model agrees with. The walk's order
-/// is the children's at each node, so this is its order; and the boards
-/// are built as the walk builds them.
-pub(crate) fn in_search_order(root: &Board, models: Vec<Vec<u8>>) -> Vec<Board> {
-    let count = models.len();
-    let mut ordered = Vec::with_capacity(count);
-    // Boards with the models that lie below them, the next one to visit
-    // last.
-    let mut stack = vec![(root.clone(), models)];
-    while let Some((board, mut below)) = stack.pop() {
-        if below.is_empty() {
-            continue;
+impl Guide {
+    /// [`Learning::visit`] of a board the walk would expand.
+    fn visit(&mut self, board: &Board, meter: &mut Meter) -> Visit {
+        let agrees = || board.cells().zip(&self.model).all(|(digit, &model)| digit.is_none_or(|digit| digit == model));
+        if !self.model.is_empty() && agrees() {
+            return Visit::Expand;
         }
-        if board.is_complete() {
-            ordered.push(board);
-            continue;
+        match self.clauses.has_model_below(board, meter) {
+            Some(true) => {
+                self.model = self.clauses.model_digits();
+                Visit::Expand
+            }
+            Some(false) => Visit::Drop { stop: false },
+            None => Visit::Refuse,
         }
-        let children = board.children();
-        let Some(cell) = children.cell() else {
-            // Settled into its one child, complete, or with no child.
-            stack.extend(children.map(|child| (child, std::mem::take(&mut below))));
-            continue;
-        };
-        let mut parts = Vec::new();
-        for child in children {
-            let digit = child.get(cell).unwrap_or(0);
-            let (agree, rest): (Vec<_>, Vec<_>) = below.into_iter().partition(|model| model.get(cell) == Some(&digit));
-            below = rest;
-            parts.push((child, agree));
-        }
-        stack.extend(parts.into_iter().rev());
     }
-    debug_assert_eq!(ordered.len(), count, "every model lies on the walk's path to a solution");
-    ordered
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Settings, in_search_order};
+    use super::Settings;
     use crate::random::SplitMix64;
     use crate::search::Budget;
     use crate::{Board, Rules, Shape};
@@ -302,42 +253,17 @@ mod tests {
         boards
     }
 
-    fn digits(board: &Board) -> Vec<u8> {
-        board.cells().map(|digit| digit.unwrap_or(0)).collect()
-    }
-
-    /// The solutions' models, shuffled, put back in the walk's order: the
-    /// walk's boards, in its order.
+    /// With turns of a few nodes each and clause learning guiding the walk
+    /// from the first turn's end, however many solutions the walk finds,
+    /// `solutions()` hands out the walk's solutions in the walk's order:
+    /// whole, and cut short at any point (then the rest, taken by `fold`,
+    /// and `count`), and under a time budget. With the walk thick enough,
+    /// clause learning never guides it.
     #[test]
-    fn models_in_search_order_are_the_walk_s_solutions() {
-        let mut random = SplitMix64::new(5);
-        let mut several = 0;
-        for board in random_boards(20) {
-            let walked: Vec<Board> = super::super::Solutions::walk_alone(board.clone()).take(3_000).collect();
-            if walked.len() == 3_000 {
-                continue;
-            }
-            let mut models: Vec<Vec<u8>> = walked.iter().map(digits).collect();
-            for i in (1..models.len()).rev() {
-                models.swap(i, random.below(i + 1));
-            }
-            let ordered = in_search_order(&board, models);
-            assert_eq!(ordered, walked, "{}", board.as_str());
-            several += usize::from(walked.len() > 1);
-        }
-        assert!(several > 20, "boards of several solutions: {several}");
-    }
-
-    /// With turns of a few nodes each and clause learning on however many
-    /// solutions the walk finds, `solutions()` hands out the walk's
-    /// solutions in the walk's order: whole, and cut short at any point
-    /// (then the rest, taken by `fold`, and `count`). With few models
-    /// allowed, clause learning leaves the walk to go on alone.
-    #[test]
-    fn solutions_beside_clause_learning_are_the_walk_s() {
-        let mut learned = 0;
-        for (first_turn, most_models) in [(1, 10_000), (3, 10_000), (2, 4)] {
-            TURNS.with(|s| s.set(Settings { first_turn, nodes_per_solution: 0, most_models }));
+    fn solutions_guided_by_clause_learning_are_the_walk_s() {
+        let mut guided = 0;
+        for (first_turn, nodes_per_solution) in [(1, 0), (3, 0), (2, u64::MAX)] {
+            TURNS.with(|s| s.set(Settings { first_turn, nodes_per_solution }));
             for board in random_boards(12) {
                 let walked: Vec<Board> = super::super::Solutions::walk_alone(board.clone()).take(3_000).collect();
                 if walked.len() == 3_000 {
@@ -358,10 +284,37 @@ mod tests {
                 assert_eq!(board.solutions().count(), walked.len(), "{text}");
                 let mut timed = board.solutions().within(Budget::time(std::time::Duration::from_secs(600)));
                 assert!(timed.by_ref().eq(walked.iter().cloned()), "{text}");
-                learned += usize::from(walked.len() > 1);
+                guided += usize::from(walked.len() > 1 && nodes_per_solution == 0);
             }
         }
         TURNS.with(|s| s.set(super::SETTINGS));
-        assert!(learned > 20, "boards of several solutions: {learned}");
+        assert!(guided > 20, "boards of several solutions: {guided}");
+    }
+
+    /// A guided walk goes below boards with a solution below them only,
+    /// and passes over the others: on random boards of up to a hundred
+    /// solutions, with clause learning guiding the walk from its first
+    /// node.
+    #[test]
+    fn a_guided_walk_goes_only_below_boards_with_a_solution() {
+        TURNS.with(|s| s.set(Settings { first_turn: 1, nodes_per_solution: 0 }));
+        let (mut boards, mut passed_over) = (0, 0);
+        for board in random_boards(12) {
+            let walked: Vec<Board> = super::super::Solutions::walk_alone(board.clone()).take(101).collect();
+            if walked.len() > 100 {
+                continue;
+            }
+            let mut solutions = board.solutions();
+            assert_eq!(solutions.by_ref().collect::<Vec<_>>(), walked, "{}", board.as_str());
+            let guide = solutions.learning_mut().expect("the general engine");
+            for below in &guide.expanded {
+                let first = super::super::Solutions::walk_alone(below.clone()).next();
+                assert!(first.is_some(), "{} expanded with no solution below", below.as_str());
+            }
+            passed_over += guide.passed_over;
+            boards += 1;
+        }
+        TURNS.with(|s| s.set(super::SETTINGS));
+        assert!(boards > 10 && passed_over > 0, "{boards} boards, {passed_over} passed over");
     }
 }

@@ -515,19 +515,19 @@ fn counter<IN: Iterator<Item = Board>, S: Successors<Board, IN>>(
 /// [`Board::children`] filtered for complete boards.
 ///
 /// Built by [`Board::solutions`]. Memory stays bounded by the depth of the
-/// search, at most one pending child iterator per empty cell; on boards of
-/// the general engine, while the search finds fewer than one solution in
-/// eight boards, clause learning beside it holds its clauses and up to
-/// 10,000 solutions it found.
+/// search, at most one pending child iterator per empty cell, and on boards
+/// of the general engine the board's clauses, with what clause learning
+/// has learned from them.
 ///
-/// On those boards, with no node budget, the search goes in turns, and
-/// after each turn clause learning gets as long as the turn took to find
-/// every solution and prove there are no more; once it has, the solutions
-/// the search has not yet handed out come from it, in the search's order.
-/// The boards and their order are the same either way; the time is not
-/// where the search alone keeps failing the same way: a 16x16 killer
-/// puzzle whose one solution the search alone had not reached after 30 s
-/// takes about a second.
+/// On those boards, with no node budget, if the search has found fewer
+/// than one solution in eight boards after its first thousand, clause
+/// learning guides it from then on: before the search goes below a board,
+/// it asks whether any solution agrees with the board, and passes over
+/// the board if none does. The boards and their order are the same either
+/// way; the time is not where the search alone keeps failing the same
+/// way: a 16x16 killer puzzle whose one solution the search alone had not
+/// reached after 30 s takes under a second, and the first 100 solutions
+/// of a 25x25 puzzle with more than that, hidden in a large tree, 2 s.
 #[derive(Clone)]
 #[must_use = "iterators are lazy and do nothing unless consumed"]
 pub struct Solutions {
@@ -557,14 +557,13 @@ impl Solutions {
         }
     }
 
-    /// [`Iterator::next`] with clause learning beside the walk.
+    /// [`Iterator::next`] with clause learning beside the walk: the walk
+    /// in turns, and guided by clause learning once it shows itself
+    /// sparse ([`Learning`]).
     #[inline(never)]
     fn next_learning(&mut self) -> Option<Board> {
         let learning = self.learning.as_mut()?;
         loop {
-            if let Some(known) = learning.known() {
-                return known.next();
-            }
             let meter = &mut self.meter;
             let mut turn_over = false;
             let visit = |board: &Board| match learning.node() {
@@ -572,7 +571,10 @@ impl Solutions {
                     turn_over = true;
                     Visit::Refuse
                 }
-                Step::Walk => take_complete(meter, board),
+                Step::Walk => {
+                    let visit = take_complete(meter, board);
+                    learning.visit(board, meter, visit)
+                }
             };
             let found = walk_in_place(stack_of(&mut self.search), &mut AsChildren, visit);
             if found.is_some() {
@@ -582,16 +584,14 @@ impl Solutions {
             if !turn_over {
                 return None; // Every solution found, or the budget spent.
             }
-            match learning.learn(&mut self.meter) {
-                Some(true) => {
-                    // The walk is done with: its solutions come from the
-                    // clauses' models now.
-                    *stack_of(&mut self.search) = Vec::new();
-                }
-                Some(false) => {}
-                None => return None, // The budget ran out.
-            }
+            learning.turn_over();
         }
+    }
+
+    /// Clause learning beside the walk, for tests to look at.
+    #[cfg(test)]
+    pub(crate) fn learning_mut(&mut self) -> Option<&mut Learning> {
+        self.learning.as_deref_mut()
     }
 
     /// These solutions, with the search stopping once `budget` is spent:
@@ -662,10 +662,7 @@ impl Iterator for Solutions {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        match self.learning.as_ref().and_then(|learning| learning.known_left()) {
-            Some(left) => (left, Some(left)),
-            None => (0, self.search.size_hint().1),
-        }
+        (0, self.search.size_hint().1)
     }
 
     /// Every solution handed to `f` from a loop of the walk's own, rather
@@ -696,9 +693,6 @@ impl Iterator for Solutions {
     /// of each branch as boards. Within the budget, if there is one.
     fn count(mut self) -> usize {
         if let Some(learning) = self.learning.as_mut() {
-            if let Some(known) = learning.known() {
-                return known.len();
-            }
             if !learning.has_begun() {
                 // Not begun: the count that takes turns with clause learning.
                 return count_taking_turns(learning.root(), usize::MAX, self.meter).0;
