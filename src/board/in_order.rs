@@ -88,6 +88,25 @@ const WALKED_WHOLE: usize = 20;
 /// (docs/performance.md).
 const GIVEN_FROM_EMPTY: usize = 40;
 
+/// On the general engine, the tree goes to the threads only where its
+/// first this many nodes hold one solution in
+/// [`NODES_PER_SOLUTION`](super::learning::NODES_PER_SOLUTION) or more.
+/// Where solutions come sparser (few solutions in a large tree, as on hard
+/// 16x16 killer puzzles), the threads, which walk alone, would keep
+/// failing where clause learning guides `solutions()` past whole subtrees:
+/// the calling thread walks the tree as `solutions()` does.
+const PROBED_NODES: u64 = 2_000;
+
+/// Whether the solutions of `board` come thick enough from the start to be
+/// worth the threads ([`PROBED_NODES`]).
+fn comes_thick(board: &Board) -> bool {
+    if !board.uses_general_engine() {
+        return true;
+    }
+    let wanted = usize::try_from(PROBED_NODES / super::learning::NODES_PER_SOLUTION).unwrap_or(usize::MAX);
+    board.count_solutions_within(wanted, crate::search::Budget::nodes(PROBED_NODES)).0 >= wanted
+}
+
 /// What a worker sends down a channel.
 enum Message<B> {
     /// A batch, and how many solutions it holds.
@@ -264,15 +283,17 @@ where
         }
     }
 
-    /// Starts the workers, the first with the whole tree. One thread is
-    /// the calling one: the tree is walked there, with nothing handed
-    /// over (a worker and a reader cost 5 to 25% more).
+    /// Starts the workers, the first with the whole tree. On one thread,
+    /// or where the tree's solutions come sparse ([`comes_thick`]), the
+    /// calling one walks the tree, with nothing handed over (a worker and
+    /// a reader cost 5 to 25% more).
     fn start(&mut self, root: Board) {
+        let spread = self.threads > 1 && comes_thick(&root);
         let gift = self.shared.give(root, Vec::new());
         // The root counts as no gift: no mark is read before it.
         self.shared.given.fetch_sub(1, Ordering::Relaxed);
         self.reading.push(gift);
-        if self.threads == 1 {
+        if !spread {
             return;
         }
         for _ in 0..self.threads {
@@ -342,7 +363,9 @@ where
             let untaken = if may_walk { lock(&gift.root).take() } else { None };
             if let Some(root) = untaken {
                 self.shared.queued.fetch_sub(1, Ordering::Relaxed);
-                self.here = Some(Solutions::walk_alone(root));
+                // The root walked here, with no worker started: the walk of
+                // `solutions()`, clause learning and all.
+                self.here = Some(if is_root { Solutions::new(root) } else { Solutions::walk_alone(root) });
                 continue;
             }
             let message = match gift.batches.recv_timeout(WAIT) {

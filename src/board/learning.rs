@@ -17,7 +17,7 @@ pub(crate) const FIRST_TURN_NODES: u64 = 1_000;
 /// Clause learning guides the walk only if, at the end of a turn, the walk
 /// has found fewer than one solution in this many nodes: a walk through a
 /// tree thick with solutions finds them faster than it could be guided.
-const NODES_PER_SOLUTION: u64 = 8;
+pub(crate) const NODES_PER_SOLUTION: u64 = 8;
 /// Clause learning leaves a count once the depth-first count has found
 /// this many solutions and eight times its models in the same time
 /// ([`outruns_learning`]).

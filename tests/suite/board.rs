@@ -465,3 +465,34 @@ fn solutions_in_order_on_several_threads_are_the_solutions_in_their_order() {
     assert!(some.nth(10).is_some_and(|(batch, _)| batch.iter().all(Board::is_complete)));
     drop(some);
 }
+
+#[test]
+fn solutions_in_order_of_sparse_trees_stay_on_the_calling_thread() {
+    // Beyond classic 9x9, a tree whose first 2,000 nodes hold fewer than
+    // one solution in eight is walked by the calling thread as
+    // `solutions()` walks it, guided by clause learning, and no worker is
+    // started: a 16x16 killer puzzle of one solution. A tree thick with
+    // solutions goes to the workers.
+    let killer = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/killer16.txt")).unwrap();
+    let sparse: Board = killer.lines().find(|l| !l.starts_with('#')).unwrap().parse().unwrap();
+    let thick = Board::empty(Shape::new(2, 3));
+    let add = |batch: &mut Vec<Board>, solution| {
+        batch.push(solution);
+        batch.len() == 16
+    };
+    for (board, workers, take) in [(&sparse, false, usize::MAX), (&thick, true, 5_000)] {
+        let mut batches = board.par_solutions_in_order(2, add);
+        let mut in_order: Vec<Board> = batches.next().map(|(batch, _)| batch).unwrap_or_default();
+        let started = !format!("{batches:?}").contains("workers: 0");
+        assert_eq!(started, workers, "{board}: {batches:?}");
+        for (batch, _) in batches.by_ref() {
+            in_order.extend(batch);
+            if in_order.len() >= take {
+                break;
+            }
+        }
+        in_order.truncate(take);
+        let expected: Vec<Board> = board.solutions().take(take).collect();
+        assert!(in_order == expected, "{board}: {} solutions against {}", in_order.len(), expected.len());
+    }
+}

@@ -876,21 +876,6 @@ pub fn all_on_threads(settings: &Settings, threads: usize) -> bool {
         && settings.budget.time_limit().is_none()
 }
 
-/// Solutions within the walk's first [`THICK_NODES`] nodes (one in eight) that make a
-/// tree worth spreading over threads.
-const THICK_SOLUTIONS: usize = 250;
-const THICK_NODES: u64 = 2_000;
-
-/// Whether the solutions of `board` come thick from the start, so that
-/// `all` spreads its tree over the threads. Where they come sparse (few
-/// solutions in a large tree, as on hard 16x16 killer puzzles), one thread
-/// walks it with clause learning beside it ([`Board::solutions`]), which
-/// cuts such trees short; the threads walk alone. The order is the same
-/// either way.
-fn comes_thick(board: &Board) -> bool {
-    board.count_solutions_within(THICK_SOLUTIONS, Budget::nodes(THICK_NODES)).0 >= THICK_SOLUTIONS
-}
-
 /// `all` for one record: each solution goes to `emit` as soon as the search
 /// finds it (`emit` says `false` when the output is gone, and the search
 /// stops), with the line breaks and commas that go between solutions and
@@ -939,7 +924,7 @@ pub fn stream_all(
         // the solution's text, it moved the whole text.
         (found == 0 || emit(writer.between(&text))) && emit(&text)
     };
-    let stopped = if all_on_threads(settings, threads) && comes_thick(board) {
+    let stopped = if all_on_threads(settings, threads) {
         let add = {
             let writer = Arc::clone(&writer);
             move |batch: &mut TextBatch, solution: Board| writer.add(batch, &solution)
