@@ -52,6 +52,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::Duration;
 
+use super::learning::comes_thick;
 use super::{Board, Children, Solutions};
 
 /// Batches in the channels, sent and not yet read, past which no more
@@ -87,25 +88,6 @@ const WALKED_WHOLE: usize = 20;
 /// 0.88 to 0.96 from 60, where subtrees grow too few
 /// (docs/performance.md).
 const GIVEN_FROM_EMPTY: usize = 40;
-
-/// On the general engine, the tree goes to the threads only where its
-/// first this many nodes hold one solution in
-/// [`NODES_PER_SOLUTION`](super::learning::NODES_PER_SOLUTION) or more.
-/// Where solutions come sparser (few solutions in a large tree, as on hard
-/// 16x16 killer puzzles), the threads, which walk alone, would keep
-/// failing where clause learning guides `solutions()` past whole subtrees:
-/// the calling thread walks the tree as `solutions()` does.
-const PROBED_NODES: u64 = 2_000;
-
-/// Whether the solutions of `board` come thick enough from the start to be
-/// worth the threads ([`PROBED_NODES`]).
-fn comes_thick(board: &Board) -> bool {
-    if !board.uses_general_engine() {
-        return true;
-    }
-    let wanted = usize::try_from(PROBED_NODES / super::learning::NODES_PER_SOLUTION).unwrap_or(usize::MAX);
-    board.count_solutions_within(wanted, crate::search::Budget::nodes(PROBED_NODES)).0 >= wanted
-}
 
 /// What a worker sends down a channel.
 enum Message<B> {

@@ -17,7 +17,7 @@ pub(crate) const FIRST_TURN_NODES: u64 = 1_000;
 /// Clause learning guides the walk only if, at the end of a turn, the walk
 /// has found fewer than one solution in this many nodes: a walk through a
 /// tree thick with solutions finds them faster than it could be guided.
-pub(crate) const NODES_PER_SOLUTION: u64 = 8;
+const NODES_PER_SOLUTION: u64 = 8;
 /// Clause learning leaves a count once the depth-first count has found
 /// this many solutions and eight times its models in the same time
 /// ([`outruns_learning`]).
@@ -31,6 +31,26 @@ const OUT_RATE: usize = 8;
 /// clause learning then leaves it to go on alone.
 pub(crate) fn outruns_learning(found: usize, models: usize) -> bool {
     found >= OUT_FROM && found >= OUT_RATE.saturating_mul(models)
+}
+
+/// The parallel searches of solutions on the general engine go to their
+/// threads only where the walk's first this many nodes hold one solution in
+/// [`NODES_PER_SOLUTION`] or more ([`comes_thick`]).
+#[cfg(feature = "parallel")]
+const PROBED_NODES: u64 = 2_000;
+
+/// Whether the solutions of `board` come thick enough from the start to be
+/// worth the threads of a parallel search, whose walks go alone. Where they
+/// come sparser (few solutions in a large tree, as on hard 16x16 killer
+/// puzzles), the threads would keep failing where clause learning guides
+/// `solutions()` past whole subtrees. Boards of the 9x9 engine always do.
+#[cfg(feature = "parallel")]
+pub(crate) fn comes_thick(board: &Board) -> bool {
+    if !board.uses_general_engine() {
+        return true;
+    }
+    let wanted = usize::try_from(PROBED_NODES / NODES_PER_SOLUTION).unwrap_or(usize::MAX);
+    board.count_solutions_within(wanted, crate::search::Budget::nodes(PROBED_NODES)).0 >= wanted
 }
 
 /// The settings of the turns: [`FIRST_TURN_NODES`] and

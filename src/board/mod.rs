@@ -49,7 +49,31 @@ pub use transform::Turn;
 /// Every solution of a board, on every core: built by
 /// [`Board::par_solutions`].
 #[cfg(feature = "parallel")]
-pub type ParSolutions = rayon::iter::Filter<crate::search::ParDfs<Board, fn(&Board) -> Children>, fn(&Board) -> bool>;
+#[derive(Clone, Debug)]
+#[must_use = "parallel iterators are lazy and do nothing unless consumed"]
+pub struct ParSolutions {
+    board: Board,
+}
+
+#[cfg(feature = "parallel")]
+impl rayon::iter::ParallelIterator for ParSolutions {
+    type Item = Board;
+
+    fn drive_unindexed<C>(self, consumer: C) -> C::Result
+    where
+        C: rayon::iter::plumbing::UnindexedConsumer<Board>,
+    {
+        use rayon::iter::ParallelBridge;
+
+        if learning::comes_thick(&self.board) {
+            crate::search::par_dfs(self.board, Board::children as fn(&Board) -> Children)
+                .filter(Board::is_complete as fn(&Board) -> bool)
+                .drive_unindexed(consumer)
+        } else {
+            self.board.solutions().par_bridge().drive_unindexed(consumer)
+        }
+    }
+}
 
 pub(crate) use candidates::digit_of;
 pub(crate) use general::bits64;
@@ -573,6 +597,13 @@ impl Board {
     /// [`Board::children`], filtered for complete boards), in no defined
     /// order.
     ///
+    /// On boards other than classic 9x9 whose first 2,000 nodes hold fewer
+    /// than one solution in eight, the solutions come instead from
+    /// [`Board::solutions`], guided by clause learning past the subtrees
+    /// that hold none, and go to the cores as they are found: the cores,
+    /// walking alone, would keep failing in those subtrees (a 16x16 killer
+    /// puzzle's one solution took longer than a minute).
+    ///
     /// ```
     /// use lazydoku::{Board, Shape};
     /// use rayon::prelude::*;
@@ -582,10 +613,7 @@ impl Board {
     /// ```
     #[cfg(feature = "parallel")]
     pub fn par_solutions(&self) -> ParSolutions {
-        use rayon::iter::ParallelIterator;
-
-        crate::search::par_dfs(self.clone(), Board::children as fn(&Board) -> Children)
-            .filter(Board::is_complete as fn(&Board) -> bool)
+        ParSolutions { board: self.clone() }
     }
 
     /// The solutions of [`Board::solutions`], in the same order, found on

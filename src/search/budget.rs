@@ -162,6 +162,7 @@ impl Meter {
     /// This meter, spent as soon as `stop` is set: looked at as often as
     /// the clock is. A search stopped this way reports its budget cut to
     /// the nodes it had visited.
+    #[cfg(feature = "parallel")]
     pub(crate) fn stopped_by(self, stop: Arc<AtomicBool>) -> Meter {
         Meter { stop: Some(stop), ..self }
     }
@@ -317,6 +318,7 @@ impl<I: FusedIterator> FusedIterator for Bounded<I> {}
 mod tests {
     use super::*;
 
+    #[cfg(feature = "parallel")]
     #[test]
     fn a_meter_told_to_stop_is_spent_within_a_look_and_stays_spent() {
         let stop = Arc::new(AtomicBool::new(false));

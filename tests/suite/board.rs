@@ -467,7 +467,7 @@ fn solutions_in_order_on_several_threads_are_the_solutions_in_their_order() {
 }
 
 #[test]
-fn solutions_in_order_of_sparse_trees_stay_on_the_calling_thread() {
+fn parallel_solutions_of_sparse_trees_come_from_the_guided_walk() {
     // Beyond classic 9x9, a tree whose first 2,000 nodes hold fewer than
     // one solution in eight is walked by the calling thread as
     // `solutions()` walks it, guided by clause learning, and no worker is
@@ -495,4 +495,7 @@ fn solutions_in_order_of_sparse_trees_stay_on_the_calling_thread() {
         let expected: Vec<Board> = board.solutions().take(take).collect();
         assert!(in_order == expected, "{board}: {} solutions against {}", in_order.len(), expected.len());
     }
+    // In no order, the sparse tree's solutions come from the guided walk.
+    let unordered: Vec<Board> = rayon::iter::ParallelIterator::collect(sparse.par_solutions());
+    assert_eq!(unordered, sparse.solutions().collect::<Vec<_>>());
 }
