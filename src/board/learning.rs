@@ -10,11 +10,11 @@ use super::clauses::Clauses;
 use crate::search::Meter;
 
 /// Nodes of the walk's first turn, which the solutions of most boards
-/// come within (about 30 ms on 25x25); each turn after takes twice the one
-/// before. The count that takes turns with clause learning
-/// (`count_taking_turns`) goes the same way.
+/// come within (about 30 ms on 25x25). The count that takes turns with
+/// clause learning (`count_taking_turns`) starts the same way, each turn
+/// after twice the one before.
 pub(crate) const FIRST_TURN_NODES: u64 = 1_000;
-/// Clause learning guides the walk only if, at the end of a turn, the walk
+/// Clause learning guides the walk only if, at the end of its first turn, the walk
 /// has found fewer than one solution in this many nodes: a walk through a
 /// tree thick with solutions finds them faster than it could be guided.
 const NODES_PER_SOLUTION: u64 = 8;
@@ -75,10 +75,9 @@ fn settings() -> Settings {
 }
 
 /// What [`Solutions`](super::Solutions) on the general engine keeps beside
-/// its walk. The walk goes in turns of a number of nodes, twice as many
-/// each turn; if at the end of one the walk has found fewer than one
-/// solution in [`NODES_PER_SOLUTION`] nodes, clause learning guides it
-/// from then on: before the walk goes below a board, it asks the board's
+/// its walk. The walk's first turn of [`FIRST_TURN_NODES`] goes alone; if
+/// the walk found fewer than one solution in [`NODES_PER_SOLUTION`] nodes
+/// there, clause learning guides it from then on: before the walk goes below a board, it asks the board's
 /// clauses whether any solution agrees with the board, and passes over it
 /// if none does. The answers are exact, so the walk hands out the same
 /// solutions in the same order as alone, and goes only below boards with a
@@ -93,15 +92,14 @@ fn settings() -> Settings {
 pub(crate) struct Learning {
     /// The board whose solutions these are.
     root: Board,
-    /// Nodes left in the walk's turn, and in the next one.
+    /// Nodes left in the walk's first turn.
     turn_left: u64,
-    next_turn: u64,
     /// Nodes walked and solutions the walk has handed out, in all.
     nodes: u64,
     walked: usize,
-    /// Whether the walk still goes in turns: not once it is guided, nor
-    /// once it has shown itself thick with solutions.
-    in_turns: bool,
+    /// Whether the walk is in its first turn, which decides whether
+    /// clause learning guides it.
+    in_turn: bool,
     settings: Settings,
     /// Clause learning guiding the walk, once it does.
     guide: Option<Guide>,
@@ -134,10 +132,9 @@ impl Learning {
         Learning {
             root,
             turn_left: settings.first_turn,
-            next_turn: settings.first_turn.saturating_mul(2),
             nodes: 0,
             walked: 0,
-            in_turns: true,
+            in_turn: true,
             settings,
             guide: None,
             #[cfg(test)]
@@ -158,10 +155,11 @@ impl Learning {
     }
 
     /// A node of the walk is about to be visited: [`Step::TurnOver`] when
-    /// the turn has had its nodes, and the node waits for the next turn.
+    /// the first turn has had its nodes, and the node waits for what comes
+    /// after.
     #[inline]
     pub(crate) fn node(&mut self) -> Step {
-        if !self.in_turns {
+        if !self.in_turn {
             return Step::Walk;
         }
         if self.turn_left == 0 {
@@ -177,13 +175,12 @@ impl Learning {
         self.walked += 1;
     }
 
-    /// The end of the walk's turn: clause learning guides the walk from
-    /// here if it has found few solutions for its nodes, else the walk
-    /// goes on alone (for good once it has shown itself thick).
+    /// The end of the walk's first turn: clause learning guides the walk
+    /// from here if it has found few solutions for its nodes, else the
+    /// walk goes on alone.
     pub(crate) fn turn_over(&mut self) {
-        (self.turn_left, self.next_turn) = (self.next_turn, self.next_turn.saturating_mul(2));
         let sparse = self.nodes > self.settings.nodes_per_solution.saturating_mul(self.walked as u64);
-        self.in_turns = false;
+        self.in_turn = false;
         if !sparse {
             return;
         }
