@@ -557,9 +557,9 @@ impl Solutions {
         }
     }
 
-    /// [`Iterator::next`] with clause learning beside the walk: the walk
-    /// in turns, and guided by clause learning once it shows itself
-    /// sparse ([`Learning`]).
+    /// [`Iterator::next`] with clause learning beside the walk: the walk's
+    /// first turn alone, then guided by clause learning if it showed itself
+    /// sparse there ([`Learning`]).
     #[inline(never)]
     fn next_learning(&mut self) -> Option<Board> {
         let learning = self.learning.as_mut()?;
