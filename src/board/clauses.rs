@@ -382,14 +382,7 @@ impl Clauses {
         excluded: (usize, u8),
         conflicts: u64,
     ) -> Option<bool> {
-        let mut assumptions = Vec::new();
-        for (cell, digit) in placed {
-            match self.literal(cell, digit) {
-                Ok(Some(lit)) => assumptions.push(lit),
-                Ok(None) => {}
-                Err(()) => return Some(false),
-            }
-        }
+        let Some(mut assumptions) = self.assumptions(placed) else { return Some(false) };
         match self.literal(excluded.0, excluded.1) {
             Ok(Some(lit)) => assumptions.push(lit ^ 1),
             // The digit is the cell's in every model.
@@ -410,15 +403,8 @@ impl Clauses {
     /// a conflict a node; `None` once it is spent. Then
     /// [`Clauses::model_digits`] gives the model found, if any.
     pub(crate) fn has_model_below(&mut self, board: &super::Board, meter: &mut Meter) -> Option<bool> {
-        let mut assumptions = Vec::new();
-        for (cell, digit) in board.cells().enumerate() {
-            let Some(digit) = digit else { continue };
-            match self.literal(cell, digit) {
-                Ok(Some(lit)) => assumptions.push(lit),
-                Ok(None) => {}
-                Err(()) => return Some(false),
-            }
-        }
+        let digits = board.cells().enumerate().filter_map(|(cell, digit)| Some((cell, digit?)));
+        let Some(assumptions) = self.assumptions(digits) else { return Some(false) };
         loop {
             let before = self.solver.conflicts();
             let outcome = self.solver.solve_assuming(&assumptions, CONFLICTS_PER_LOOK.min(meter.nodes_left()));
@@ -431,6 +417,19 @@ impl Clauses {
                 Outcome::Unknown => {}
             }
         }
+    }
+
+    /// The literals that put each digit of `placed` (cell, digit from 1) in
+    /// its cell, leaving out the digits the clauses' board holds already;
+    /// `None` where a digit cannot go in its cell in any model.
+    fn assumptions(&self, placed: impl IntoIterator<Item = (usize, u8)>) -> Option<Vec<Lit>> {
+        let mut assumptions = Vec::new();
+        for (cell, digit) in placed {
+            if let Some(lit) = self.literal(cell, digit).ok()? {
+                assumptions.push(lit);
+            }
+        }
+        Some(assumptions)
     }
 
     /// The variable of `digit` (from 1) in `cell` as a literal: `Ok(None)`

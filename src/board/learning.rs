@@ -184,12 +184,11 @@ impl Learning {
         if !sparse {
             return;
         }
-        let mut settled = self.root.clone();
-        if !settled.is_settled() && settled.settle().is_err() {
-            return; // No solution: the walk ends at once.
+        // No clauses where the board has no solution (the walk ends at
+        // once) or a killer cage has too many fillings to spell out.
+        if let Ok(clauses) = self.root.settled_clauses() {
+            self.guide = clauses.map(|clauses| Guide { clauses, model: Vec::new() });
         }
-        // None where a killer cage has too many fillings to spell out.
-        self.guide = settled.clauses().map(|clauses| Guide { clauses, model: Vec::new() });
     }
 
     /// What the walk does with `board`, as `visit` says, and where it

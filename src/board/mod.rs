@@ -773,6 +773,16 @@ impl Board {
         self.engine.count_directly(threshold, limit)
     }
 
+    /// [`Board::clauses`] of this board settled: `Err` where settling
+    /// finds it has no solution.
+    pub(crate) fn settled_clauses(&self) -> Result<Option<clauses::Clauses>, ()> {
+        let mut settled = self.clone();
+        if !settled.is_settled() && settled.settle().is_err() {
+            return Err(());
+        }
+        Ok(settled.clauses())
+    }
+
     /// The empty cells of a settled board of the general engine as clauses,
     /// or `None` on the 9x9 engine and with a killer cage of too many
     /// fillings to spell out.

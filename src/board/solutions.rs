@@ -225,12 +225,10 @@ fn count_with_dives(board: &Board, limit: usize, mut meter: Meter) -> (usize, Op
             // A count past its first few hundred nodes: clause learning
             // takes it over to the end, unless a cage has too many
             // fillings to spell out.
-            let mut settled = board.clone();
-            if !settled.is_settled() && settled.settle().is_err() {
-                return (0, None);
-            }
-            if let Some(mut clauses) = settled.clauses() {
-                return clauses.count(limit, &mut meter);
+            match board.settled_clauses() {
+                Err(()) => return (0, None),
+                Ok(Some(mut clauses)) => return clauses.count(limit, &mut meter),
+                Ok(None) => {}
             }
         }
         if run == PROBE_AT_RUN {
@@ -308,11 +306,8 @@ fn count_taking_turns(board: &Board, limit: usize, mut meter: Meter) -> (usize, 
             learning = false;
         }
         if learning && learner.is_none() {
-            let mut settled = board.clone();
-            if !settled.is_settled() && settled.settle().is_err() {
-                return (0, None);
-            }
-            learner = settled.clauses().map(|clauses| (clauses, 0));
+            let Ok(clauses) = board.settled_clauses() else { return (0, None) };
+            learner = clauses.map(|clauses| (clauses, 0));
             learning = learner.is_some();
         }
         if let Some((clauses, found)) = learner.as_mut() {
@@ -361,11 +356,8 @@ pub(crate) fn count_racing(board: &Board, limit: usize, race: &crate::search::Ra
 fn learn_racing(board: &Board, limit: usize, race: &crate::search::Race, mut meter: Meter) -> Option<usize> {
     use std::sync::atomic::Ordering::Relaxed;
 
-    let mut settled = board.clone();
-    if !settled.is_settled() && settled.settle().is_err() {
-        return race.finish(0);
-    }
-    let mut clauses = settled.clauses()?;
+    let Ok(clauses) = board.settled_clauses() else { return race.finish(0) };
+    let mut clauses = clauses?;
     let mut found = 0;
     while !outruns_learning(race.found.load(Relaxed), found) {
         match clauses.count_for(&mut found, limit, RACE_LOOK, &mut meter) {
