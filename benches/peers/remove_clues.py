@@ -6,7 +6,8 @@ chosen by Python's seeded random generator (the same output every run).
 Usage: python3 benches/peers/remove_clues.py SEED FILE K... > OUT
 
 With no arguments, from the repository's root, it writes
-data/removed16.txt and data/removed25.txt as they are bundled.
+data/removed16.txt, data/removed25.txt and data/removed24.txt as they
+are bundled.
 """
 
 import random
@@ -27,8 +28,12 @@ def variants(rng, path, ks):
 
 def make_all():
     rng = random.Random(16)
-    for name, ks in [("hard16", [1, 3, 6]), ("hard25", [10, 25, 40, 60, 80])]:
-        removed = name.replace("hard", "removed")
+    sets = [
+        ("hard16", "removed16", [1, 3, 6]),
+        ("hard25", "removed25", [10, 25, 40, 60, 80]),
+        ("minimal24", "removed24", [1, 3, 6, 10]),
+    ]
+    for name, removed, ks in sets:
         with open(f"data/{removed}.txt", "w") as out:
             out.write(f"# data/{name}.txt with clues removed: benches/peers/remove_clues.py\n")
             for line in variants(rng, f"data/{name}.txt", ks):

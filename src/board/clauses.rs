@@ -342,6 +342,16 @@ impl Clauses {
         }
     }
 
+    /// The digits of a model, one per cell, within what is left of
+    /// `meter`'s budget (a conflict is a node): `None` when there is none,
+    /// or with why the search stopped short.
+    pub(crate) fn solve(&mut self, meter: &mut Meter) -> (Option<Vec<u8>>, Option<Exhausted>) {
+        match self.count(1, meter) {
+            (1, _) => (Some(self.model_digits()), None),
+            (_, stopped) => (None, stopped),
+        }
+    }
+
     /// [`Clauses::count`] a turn at a time: goes on from where the last
     /// turn stopped, with `found` models so far, for about `time` (looked
     /// at every [`CONFLICTS_PER_LOOK`] conflicts and at every model, so that
@@ -503,7 +513,31 @@ mod tests {
         let (mut found, mut meter) = (0, Meter::new(Budget::UNLIMITED));
         while in_turns.count_for(&mut found, limit, Duration::ZERO, &mut meter) == Turn::Paused {}
         assert_eq!(found, expected, "in turns: {}", board.as_str());
+        // A first model, as `Board::solve` takes it from clause learning:
+        // found where the board has a solution, and one of its solutions.
+        let mut first = settled.clauses().expect("cages of few fillings");
+        let (digits, stopped) = first.solve(&mut Meter::new(Budget::UNLIMITED));
+        assert_eq!((digits.is_some(), stopped), (expected > 0, None), "{}", board.as_str());
+        if let Some(digits) = digits {
+            let solution = Board::empty_with(&board.rules()).with_solution_digits(&digits);
+            assert!(solution.is_complete(), "{}: {}", board.as_str(), solution.as_str());
+            assert!(board.cells().zip(solution.cells()).all(|(given, digit)| given.is_none() || given == digit));
+            assert_eq!(is_solution(board, solution.as_str()), Some(true), "{}: {}", board.as_str(), solution.as_str());
+            // The check above fails a grid that breaks the rules: the same
+            // grid with its first two cells swapped clashes in a column.
+            let mut swapped = solution.as_str().as_bytes().to_vec();
+            if swapped[0] != swapped[1] {
+                swapped.swap(0, 1);
+                assert_ne!(is_solution(board, std::str::from_utf8(&swapped).unwrap()), Some(true));
+            }
+        }
         counted
+    }
+
+    /// Whether a complete grid keeps every rule of `board`, read by its
+    /// rules' parser and counted; `None` when the parser refuses it.
+    fn is_solution(board: &Board, grid: &str) -> Option<bool> {
+        board.rules().parse(grid).ok().map(|grid| grid.is_complete() && grid.count_solutions(2) == 1)
     }
 
     /// Random givens of a random solution, kept with probability `keep` in

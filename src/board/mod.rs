@@ -488,9 +488,12 @@ impl Board {
     /// other boards the search branches where propagation keeps failing
     /// and restarts with a growing budget, so that large boards with many
     /// solutions (an empty 24x24 board, say) are solved at once where the
-    /// depth-first order can take minutes: with several solutions, the one
-    /// found may not be the first of [`Board::solutions`], but it is the
-    /// same on every run. A puzzle with one solution has that one.
+    /// depth-first order can take minutes; a search still going after some
+    /// hundreds of nodes is taken up by clause learning, as
+    /// [`Board::count_solutions`] is, so that a puzzle near uniqueness is
+    /// solved about as soon as it is counted to 2. With several solutions,
+    /// the one found may not be the first of [`Board::solutions`], but it
+    /// is the same on every run. A puzzle with one solution has that one.
     ///
     /// ```
     /// use lazydoku::{Board, Shape};
@@ -506,7 +509,9 @@ impl Board {
 
     /// [`Board::solve`], stopping once `budget` is spent: the solution, or
     /// `None` with why the search stopped short (when it did, there may
-    /// still be a solution). Each board visited is one node of the budget.
+    /// still be a solution). Each board visited is one node of the budget,
+    /// and so is each conflict of clause learning once it takes the search
+    /// up.
     ///
     /// ```
     /// use lazydoku::search::Budget;

@@ -448,9 +448,12 @@ fn walk_slice(
 /// depth-first search that branches by domain over weighted degree, taking
 /// turns with restarted dives as [`count_with_dives`] does: the empty 24x24
 /// board, or a 25x25 puzzle with several solutions, can keep the plain
-/// fewest-candidates order from any solution for minutes. Either way, every
-/// board visited is one node of `meter`'s budget, and a board has no
-/// solution when the depth-first search ends without one.
+/// fewest-candidates order from any solution for minutes. A search still
+/// going at turn [`CLAUSES_AT_RUN`] goes to clause learning, as the count
+/// does, unless a killer cage has too many fillings to spell out. Every
+/// board visited is one node of `meter`'s budget, and so is every conflict
+/// of clause learning; a board has no solution when the depth-first search
+/// ends without one, or clause learning finds no model.
 pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<Exhausted>) {
     if !meter.has_node_limit() {
         if let Some(twin) = board.on_band_engine() {
@@ -473,6 +476,21 @@ pub(crate) fn first(board: &Board, mut meter: Meter) -> (Option<Board>, Option<E
     loop {
         run += 1;
         let slice = crate::search::luby_at(run).saturating_mul(DIVE_UNIT);
+        if run == CLAUSES_AT_RUN {
+            // As in the count: past its first few hundred nodes, the search
+            // hands over to clause learning, which finds a first model of a
+            // puzzle near uniqueness about as soon as the count to 2 does,
+            // where the search alone can take several times as long.
+            match board.settled_clauses() {
+                Err(()) => return (None, None),
+                Ok(Some(mut clauses)) => {
+                    let (digits, stopped) = clauses.solve(&mut meter);
+                    let empty = Board::empty_with(&board.rules());
+                    return (digits.map(|digits| empty.with_solution_digits(&digits)), stopped);
+                }
+                Ok(None) => {}
+            }
+        }
         let mut take = |found: Board| {
             solution = Some(found);
             true

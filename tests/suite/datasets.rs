@@ -183,6 +183,40 @@ fn long_25x25_counts_agree_with_cp_sat() {
     }
 }
 
+/// Counts 24x24 puzzles (boxes of 4 rows by 6 columns) to 2, expecting
+/// `expected`, and checks every solution found.
+fn counts_to_two_on_24x24(name: &str, expected: usize, lines: &[String]) {
+    for (i, line) in lines.iter().enumerate() {
+        let board: Board = line.parse().unwrap_or_else(|e| panic!("{name} #{i}: {e}"));
+        assert_eq!(board.shape(), Shape::new(4, 6), "{name} #{i}");
+        assert_eq!(board.count_solutions(2), expected, "{name} #{i}");
+        let solutions: Vec<Board> =
+            if expected == 1 { board.solve().into_iter().collect() } else { board.solutions().take(2).collect() };
+        assert_eq!(solutions.len(), expected, "{name} #{i}");
+        for solution in &solutions {
+            assert!(is_solution_of(line, solution.as_str(), 4, 6, false), "{name} #{i}: invalid {solution}");
+        }
+    }
+}
+
+/// The first minimal 24x24 puzzle is unique, and its four versions with
+/// clues removed have two solutions or more, as CP-SAT counts them
+/// (`benches/peers/sizes.sh`).
+#[test]
+fn counts_to_two_on_24x24_agree_with_cp_sat() {
+    counts_to_two_on_24x24("minimal24.txt", 1, &load("minimal24.txt")[..1]);
+    counts_to_two_on_24x24("removed24.txt", 2, &load("removed24.txt")[..4]);
+}
+
+/// Every puzzle of `data/minimal24.txt` and `data/removed24.txt`, counts
+/// that clause learning finishes: about 12 s in release mode.
+#[test]
+#[ignore = "about 12 s; run with --include-ignored"]
+fn every_24x24_count_agrees_with_cp_sat() {
+    counts_to_two_on_24x24("minimal24.txt", 1, &load("minimal24.txt"));
+    counts_to_two_on_24x24("removed24.txt", 2, &load("removed24.txt"));
+}
+
 /// Every puzzle of `data/edge25.txt`: five with one solution and nine with
 /// two, as CP-SAT counts them. About 30 s in release mode.
 #[test]
