@@ -631,38 +631,40 @@ impl General {
         let every = std::mem::take(&mut pending.every_cage);
         let cages = if every { Either::Left(0..g.all_cages()) } else { Either::Right(members(&dirty)) };
         for cage in cages.map(|k| g.cage(k)) {
+            // The digits placed in the cage, and its empty cells with their
+            // candidates, read once rather than for every set.
             let mut placed = 0u32;
-            for &cell in &cage.cells {
-                let cell = usize::from(cell);
-                if self.text[cell] != EMPTY {
-                    placed |= self.cands[cell];
-                }
-            }
-            let fits = |set: u32| {
-                set & placed == placed
-                    && cage
-                        .cells
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .all(|c| self.text[c] != EMPTY || self.cands[c] & set & !placed != 0)
-            };
-            // The empty cells and their candidates: on a small cage, each
-            // cell keeps the digits it takes in some filling of the cage by
-            // distinct digits of a set that fits (every cell's digit its
-            // own candidate), rather than every digit of those sets.
-            let mut empty = [(0usize, 0u32); EXACT_CAGE_CELLS];
+            let mut empty = [(0usize, 0u32); super::MAX_SIDE];
             let mut count = 0;
             for &cell in &cage.cells {
                 let cell = usize::from(cell);
                 if self.text[cell] == EMPTY {
-                    if count < EXACT_CAGE_CELLS {
-                        empty[count] = (cell, self.cands[cell]);
-                    }
+                    empty[count] = (cell, self.cands[cell]);
                     count += 1;
+                } else {
+                    placed |= self.cands[cell];
                 }
             }
-            // One empty cell keeps the same digits either way.
+            let empty = &empty[..count];
+            // On a small cage, each cell keeps the digits it takes in some
+            // filling of the cage by distinct digits of a set that fits
+            // (every cell's digit its own candidate), rather than every
+            // digit of those sets. One empty cell keeps the same digits
+            // either way.
             let exact = (2..=EXACT_CAGE_CELLS).contains(&count);
+            // Each of a set's digits not yet placed goes to an empty cell,
+            // so a set with one that no empty cell can take has no
+            // filling. Filling cells one by one finds that too on a small
+            // cage, so this only saves time there; it is not asked of a
+            // large cage, whose cells keep every digit of the sets that fit.
+            let unplaceable = if count <= EXACT_CAGE_CELLS {
+                !(placed | empty.iter().fold(0, |union, &(_, c)| union | c))
+            } else {
+                0
+            };
+            let fits = |set: u32| {
+                set & placed == placed && set & unplaceable == 0 && empty.iter().all(|&(_, c)| c & set & !placed != 0)
+            };
             let mut supports = [0u32; EXACT_CAGE_CELLS];
             let (mut allowed, mut any) = (0, false);
             for &set in cage.combinations.iter().filter(|&&set| fits(set)) {
@@ -670,9 +672,14 @@ impl General {
                     let digits = set & !placed;
                     // A set that could add no digit to any cell is not tried
                     // once some filling is known.
-                    let adds = || empty.iter().zip(&supports).take(count).any(|(&(_, c), &s)| c & digits & !s != 0);
-                    if (!any || adds()) && fill_supports(&empty[..count], digits, &mut supports) {
+                    let adds = || empty.iter().zip(&supports).any(|(&(_, c), &s)| c & digits & !s != 0);
+                    if (!any || adds()) && fill_supports(empty, digits, &mut supports) {
                         any = true;
+                        // Once every candidate is in some filling, no
+                        // other set can add one.
+                        if empty.iter().zip(&supports).all(|(&(_, c), &s)| c & !s == 0) {
+                            break;
+                        }
                     }
                 } else {
                     allowed |= set;
@@ -685,7 +692,7 @@ impl General {
                 return Err(self.fail(Conflict::Cell(cage.cells[0])));
             }
             if exact {
-                for (&(cell, cands), &support) in empty.iter().zip(&supports).take(count) {
+                for (&(cell, cands), &support) in empty.iter().zip(&supports) {
                     let gone = cands & !support;
                     if gone != 0 {
                         self.eliminate(g, cell, gone, pending)?;
@@ -695,8 +702,9 @@ impl General {
                 continue;
             }
             let allowed = allowed & !placed;
-            for &cell in &cage.cells {
-                let cell = usize::from(cell);
+            for &(cell, _) in empty {
+                // Read again: eliminating from one cell can narrow or fill
+                // another.
                 let gone = self.cands[cell] & !allowed;
                 if self.text[cell] == EMPTY && gone != 0 {
                     self.eliminate(g, cell, gone, pending)?;
