@@ -187,8 +187,9 @@ impl Rating {
 /// near the edge of uniqueness: a 25x25 puzzle of 280 givens took 1,767,184
 /// guesses (22 s), another ran past 5 minutes. The forum's hardest 9x9
 /// puzzles take at most 2,526 (of the 48,766 of `puzzles5_forum_hardest_1905_11+`);
-/// 100,000 take about 1.3 s on 25x25, and 3 to 6 s on the bundled 16x16
-/// and 25x25 killers, whose cages make each guess dearer.
+/// 100,000 take about 1.3 s on 25x25; killer cages make each guess
+/// dearer: 4 to 6 s on the bundled 16x16 killers, 8 to 13 s on the 25x25
+/// ones.
 pub const MOST_GUESSES: usize = 100_000;
 
 /// The guesses of the fixed search of [`Rating::guesses`] (up to
