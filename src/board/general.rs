@@ -632,7 +632,9 @@ impl General {
         let cages = if every { Either::Left(0..g.all_cages()) } else { Either::Right(members(&dirty)) };
         for cage in cages.map(|k| g.cage(k)) {
             // The digits placed in the cage, and its empty cells with their
-            // candidates, read once rather than for every set.
+            // candidates, read once rather than for every set. A cage has
+            // at most a side's cells: rules refuse larger ones, and implied
+            // sums lie in one unit.
             let mut placed = 0u32;
             let mut empty = [(0usize, 0u32); super::MAX_SIDE];
             let mut count = 0;
