@@ -185,6 +185,12 @@ pub(crate) struct General {
     /// The digits whose places changed in each unit since locked
     /// candidates last looked at it: only those can be newly confined.
     changed: Vec<u32>,
+    /// For each cage (words [`Geometry::cage_words`]), a bit for each of
+    /// its sets of digits that has not yet failed to fit: candidates only
+    /// narrow from a board to its children, so a set that failed stays
+    /// failed, and a visit to a cage looks at the others alone. Empty
+    /// without cages.
+    cage_sets: Vec<u64>,
     /// Where propagation last found a contradiction, for branching
     /// heuristics that learn from failures.
     conflict: Option<Conflict>,
@@ -255,7 +261,9 @@ impl General {
     }
     /// The memory its buffers hold on the heap.
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.text.capacity() + (self.cands.capacity() + self.places.capacity() + self.changed.capacity()) * 4
+        self.text.capacity()
+            + (self.cands.capacity() + self.places.capacity() + self.changed.capacity()) * 4
+            + self.cage_sets.capacity() * 8
     }
 
     /// The empty board of these rules.
@@ -286,6 +294,7 @@ impl General {
             cands,
             places,
             changed: vec![full; units],
+            cage_sets: geometry.every_cage_set(),
             empty: u16::try_from(cells).expect("at most 625 cells"),
             settled: false,
             conflict: None,
@@ -311,6 +320,7 @@ impl General {
             cands: digits.iter().map(|&digit| 1 << (digit - 1)).collect(),
             places,
             changed: vec![geometry.full; units],
+            cage_sets: geometry.every_cage_set(),
             empty: 0,
             settled: false,
             conflict: None,
@@ -630,7 +640,8 @@ impl General {
         let dirty = std::mem::take(&mut pending.dirty_cages);
         let every = std::mem::take(&mut pending.every_cage);
         let cages = if every { Either::Left(0..g.all_cages()) } else { Either::Right(members(&dirty)) };
-        for cage in cages.map(|k| g.cage(k)) {
+        for k in cages {
+            let cage = g.cage(k);
             // The digits placed in the cage, and its empty cells with their
             // candidates, read once rather than for every set. A cage has
             // at most a side's cells: rules refuse larger ones, and implied
@@ -669,23 +680,37 @@ impl General {
             };
             let mut supports = [0u32; EXACT_CAGE_CELLS];
             let (mut allowed, mut any) = (0, false);
-            for &set in cage.combinations.iter().filter(|&&set| fits(set)) {
-                if exact {
-                    let digits = set & !placed;
-                    // A set that could add no digit to any cell is not tried
-                    // once some filling is known.
-                    let adds = || empty.iter().zip(&supports).any(|(&(_, c), &s)| c & digits & !s != 0);
-                    if (!any || adds()) && fill_supports(empty, digits, &mut supports) {
-                        any = true;
-                        // Once every candidate is in some filling, no
-                        // other set can add one.
-                        if empty.iter().zip(&supports).all(|(&(_, c), &s)| c & !s == 0) {
-                            break;
-                        }
+            // The sets that have not failed yet, in order; those that fail
+            // now leave the record.
+            let words = g.cage_words(k);
+            let first = words.start;
+            'sets: for w in words {
+                let mut left = self.cage_sets[w];
+                while left != 0 {
+                    let bit = left & left.wrapping_neg();
+                    left ^= bit;
+                    let set = cage.combinations[(w - first) * 64 + bit.trailing_zeros() as usize];
+                    if !fits(set) {
+                        self.cage_sets[w] ^= bit;
+                        continue;
                     }
-                } else {
-                    allowed |= set;
-                    any = true;
+                    if exact {
+                        let digits = set & !placed;
+                        // A set that could add no digit to any cell is not tried
+                        // once some filling is known.
+                        let adds = || empty.iter().zip(&supports).any(|(&(_, c), &s)| c & digits & !s != 0);
+                        if (!any || adds()) && fill_supports(empty, digits, &mut supports) {
+                            any = true;
+                            // Once every candidate is in some filling, no
+                            // other set can add one.
+                            if empty.iter().zip(&supports).all(|(&(_, c), &s)| c & !s == 0) {
+                                break 'sets;
+                            }
+                        }
+                    } else {
+                        allowed |= set;
+                        any = true;
+                    }
                 }
             }
             // No set fits: the cage cannot be completed, or it is full and
@@ -1042,6 +1067,12 @@ impl Clone for General {
             cands: spare::copy_of(&spare::CANDIDATES, &self.cands),
             places: spare::copy_of(&spare::PLACES, &self.places),
             changed: spare::copy_of(&spare::CHANGED, &self.changed),
+            // Boards without cages take no buffer for them.
+            cage_sets: if self.cage_sets.is_empty() {
+                Vec::new()
+            } else {
+                spare::copy_of(&spare::CAGE_SETS, &self.cage_sets)
+            },
             conflict: self.conflict,
             empty: self.empty,
             settled: self.settled,
@@ -1055,6 +1086,7 @@ impl Clone for General {
         self.cands.clone_from(&source.cands);
         self.places.clone_from(&source.places);
         self.changed.clone_from(&source.changed);
+        self.cage_sets.clone_from(&source.cage_sets);
         self.conflict = source.conflict;
         self.empty = source.empty;
         self.settled = source.settled;
@@ -1067,6 +1099,7 @@ impl Drop for General {
         spare::give_back(&spare::CANDIDATES, std::mem::take(&mut self.cands));
         spare::give_back(&spare::PLACES, std::mem::take(&mut self.places));
         spare::give_back(&spare::CHANGED, std::mem::take(&mut self.changed));
+        spare::give_back(&spare::CAGE_SETS, std::mem::take(&mut self.cage_sets));
     }
 }
 
@@ -1122,6 +1155,14 @@ impl Engine for General {
     /// no peer holds it.
     fn put(&mut self, cell: usize, bit: u32) {
         let geometry = self.geometry.clone();
+        // A given may be a digit that propagation took from the cell, so
+        // the cell's candidates can widen here: its cages' sets are all
+        // looked at again.
+        if bit & !self.cands[cell] != 0 {
+            for &k in geometry.cages_of(cell) {
+                geometry.put_every_set(usize::from(k), &mut self.cage_sets);
+            }
+        }
         let others = self.cands[cell] & !bit;
         self.text[cell] = SYMBOLS[usize::from(digit_of(bit))];
         self.cands[cell] = bit;
@@ -1305,6 +1346,81 @@ mod tests {
             assert_eq!(at_once.empty, 0);
             assert_eq!(empty.with_solution_digits(&digits), solution);
         }
+    }
+
+    /// Whether every set of every cage that fits `board` (holding the
+    /// digits placed in the cage, a candidate of each empty cell among its
+    /// others, and on a cage of at most six empty cells none that no empty
+    /// cell can take) is still in the board's record; and how many sets
+    /// the record has left out.
+    fn record_keeps_fitting_sets(board: &General) -> (bool, usize) {
+        let g = &*board.geometry;
+        let mut left_out = 0;
+        for k in 0..g.all_cages() {
+            let cage = g.cage(k);
+            let filled = |c: &&u16| board.text[usize::from(**c)] != EMPTY;
+            let placed = cage.cells.iter().filter(filled).fold(0, |p, &c| p | board.cands[usize::from(c)]);
+            let empty: Vec<u32> =
+                cage.cells.iter().filter(|c| !filled(c)).map(|&c| board.cands[usize::from(c)]).collect();
+            let takes = empty.iter().fold(placed, |p, &c| p | c);
+            let words = g.cage_words(k);
+            for (i, &set) in cage.combinations.iter().enumerate() {
+                let fits = set & placed == placed
+                    && empty.iter().all(|&c| c & set & !placed != 0)
+                    && (empty.len() > EXACT_CAGE_CELLS || set & !takes == 0);
+                let kept = board.cage_sets[words.start + i / 64] >> (i % 64) & 1 == 1;
+                if fits && !kept {
+                    return (false, left_out);
+                }
+                left_out += usize::from(!kept);
+            }
+        }
+        (true, left_out)
+    }
+
+    /// The record of the sets each cage may still take never leaves out
+    /// one that fits: not on the boards of a search of killer puzzles, and
+    /// not after a digit that propagation took from a cell is placed there
+    /// again, which widens its candidates.
+    #[test]
+    fn the_record_of_cage_sets_keeps_every_set_that_fits() {
+        let data = include_str!("../../data/killer9.txt");
+        let (mut boards, mut left_out, mut widened) = (0, 0, 0);
+        for line in data.lines().filter(|l| !l.starts_with('#')) {
+            let puzzle: Board = line.parse().unwrap();
+            let mut stack = vec![puzzle];
+            let mut visited = 0;
+            while let Some(board) = stack.pop() {
+                visited += 1;
+                if visited > 200 {
+                    break;
+                }
+                let Engines::General(general) = &board.engine else { panic!("killer rules on the general engine") };
+                let (kept, out) = record_keeps_fitting_sets(general);
+                assert!(kept, "{line}: a set that fits is left out of {}", board.as_str());
+                (boards, left_out) = (boards + 1, left_out + out);
+                // Digits propagation took from empty cells, placed there
+                // again: allowed where no peer holds them.
+                for cell in (0..81).filter(|&c| board.get(c).is_none()) {
+                    for digit in (1..=9u8).filter(|&d| !board.candidates(cell).contains(d)) {
+                        let Ok(placed) = board.place(cell, digit) else { continue };
+                        let Engines::General(general) = &placed.engine else { unreachable!() };
+                        assert!(
+                            record_keeps_fitting_sets(general).0,
+                            "{line}: {} after a placed digit",
+                            placed.as_str()
+                        );
+                        widened += 1;
+                    }
+                }
+                stack.extend(board.children());
+            }
+        }
+        assert!(left_out > 10_000 && boards > 100, "the record left out only {left_out} sets over {boards} boards");
+        assert!(
+            widened > 100,
+            "{boards} boards, {left_out} sets left out, only {widened} had a taken digit placed again"
+        );
     }
 
     /// Every filling of `cells` by the distinct `digits`, tried one by one.

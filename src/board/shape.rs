@@ -310,6 +310,10 @@ pub(crate) struct Geometry {
     /// both empty on a board without cages.
     cell_cages: Vec<u16>,
     cell_cage_start: Vec<u32>,
+    /// Where each cage's bits start, in words, in a board's record of the
+    /// sets each cage may still take (one bit a set), with the end after
+    /// the last; empty on a board without cages.
+    cage_word_start: Vec<u32>,
     /// Pairs of cells whose digits keep a [`Relation`](super::Relation),
     /// sorted and each once, so that equal rules compare equal.
     pub(crate) relations: Vec<Related>,
@@ -805,6 +809,7 @@ impl Geometry {
             implied: _,
             cell_cages: _,
             cell_cage_start: _,
+            cage_word_start: _,
             relations,
             cell_relations: _,
             cell_relation_start: _,
@@ -1193,6 +1198,14 @@ impl Geometry {
                 }),
             )
         };
+        let mut cage_word_start = Vec::new();
+        if !cages.is_empty() {
+            cage_word_start.push(0);
+            for cage in cages.iter().chain(implied.iter().map(|i| &i.cage)) {
+                let words = u32::try_from(cage.combinations.len().div_ceil(64)).expect("fewer than 2^32 words");
+                cage_word_start.push(cage_word_start.last().unwrap_or(&0) + words);
+            }
+        }
         Geometry {
             shape,
             side,
@@ -1213,6 +1226,7 @@ impl Geometry {
             non_consecutive: false,
             cell_cages,
             cell_cage_start,
+            cage_word_start,
             relations: Vec::new(),
             cell_relations: Vec::new(),
             cell_relation_start: Vec::new(),
@@ -1310,6 +1324,32 @@ impl Geometry {
     /// Cage `k` of [`Geometry::cages_of`]'s numbering.
     pub(crate) fn cage(&self, k: usize) -> &Cage {
         self.cages.get(k).unwrap_or_else(|| &self.implied[k - self.cages.len()].cage)
+    }
+
+    /// The words of cage `k`'s sets in a board's record of the sets each
+    /// cage may still take.
+    pub(crate) fn cage_words(&self, k: usize) -> Range<usize> {
+        self.cage_word_start[k] as usize..self.cage_word_start[k + 1] as usize
+    }
+
+    /// A record of the sets each cage may still take with every set in it,
+    /// as an empty board starts.
+    pub(crate) fn every_cage_set(&self) -> Vec<u64> {
+        let mut record = vec![0; self.cage_word_start.last().map_or(0, |&end| end as usize)];
+        for k in 0..self.all_cages() {
+            self.put_every_set(k, &mut record);
+        }
+        record
+    }
+
+    /// Puts every set of cage `k` back into `record`.
+    pub(crate) fn put_every_set(&self, k: usize, record: &mut [u64]) {
+        let words = &mut record[self.cage_words(k)];
+        words.fill(u64::MAX);
+        let sets = self.cage(k).combinations.len();
+        if let (Some(last), 1..) = (words.last_mut(), sets % 64) {
+            *last = (1 << (sets % 64)) - 1;
+        }
     }
 
     pub(crate) fn peers(&self, cell: usize) -> &[u16] {

@@ -19,6 +19,7 @@ thread_local! {
     pub(crate) static CANDIDATES: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
     pub(crate) static PLACES: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
     pub(crate) static CHANGED: RefCell<Vec<Vec<u32>>> = const { RefCell::new(Vec::new()) };
+    pub(crate) static CAGE_SETS: RefCell<Vec<Vec<u64>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A copy of `from` in a spare buffer of `pool` if there is one.
