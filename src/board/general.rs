@@ -670,6 +670,8 @@ impl General {
             // filling. Filling cells one by one finds that too on a small
             // cage, so this only saves time there; it is not asked of a
             // large cage, whose cells keep every digit of the sets that fit.
+            // A cage's empty cells only grow fewer, so a set this fails
+            // stays failed, as the record of cage sets needs.
             let unplaceable = if count <= EXACT_CAGE_CELLS {
                 !(placed | empty.iter().fold(0, |union, &(_, c)| union | c))
             } else {

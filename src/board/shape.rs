@@ -1200,10 +1200,11 @@ impl Geometry {
         };
         let mut cage_word_start = Vec::new();
         if !cages.is_empty() {
-            cage_word_start.push(0);
+            let mut end = 0;
+            cage_word_start.push(end);
             for cage in cages.iter().chain(implied.iter().map(|i| &i.cage)) {
-                let words = u32::try_from(cage.combinations.len().div_ceil(64)).expect("fewer than 2^32 words");
-                cage_word_start.push(cage_word_start.last().unwrap_or(&0) + words);
+                end += u32::try_from(cage.combinations.len().div_ceil(64)).expect("fewer than 2^32 words");
+                cage_word_start.push(end);
             }
         }
         Geometry {
