@@ -715,10 +715,10 @@ impl Generator {
                 // Sound steps that fill every cell leave one solution, so no
                 // search is needed.
                 Removal::Logical(level) => solved_within(&puzzle, level),
-                Removal::Minimal => unique_without(&puzzle, &grid, orbit, learned.as_ref(), self.proof_nodes),
+                Removal::Minimal => unique_without(&puzzle, &digits, orbit, learned.as_ref(), self.proof_nodes),
                 Removal::PastLogic => {
                     solved_within(&puzzle, Level::Expert) || {
-                        let unique = unique_without(&puzzle, &grid, orbit, learned.as_ref(), self.proof_nodes);
+                        let unique = unique_without(&puzzle, &digits, orbit, learned.as_ref(), self.proof_nodes);
                         past_logic.store(unique, Ordering::Relaxed);
                         unique
                     }
@@ -945,16 +945,19 @@ impl Learned {
 
     /// Whether the grid's rules have a solution with the digits of
     /// `placed` and without `excluded`'s; `None` when `conflicts` ran out
-    /// first.
+    /// first. The search heads for the grid `solution` (see
+    /// [`has_other_solution`]).
     fn has_solution(
         &self,
         placed: impl IntoIterator<Item = (usize, u8)>,
         excluded: (usize, u8),
+        solution: &[u8],
         conflicts: u64,
     ) -> Option<bool> {
         let taken = self.idle.lock().unwrap_or_else(PoisonError::into_inner).pop();
         // Not reached without a set: the first was built. "Maybe" keeps the given.
         let mut clauses = taken.or_else(|| self.empty.clauses())?;
+        clauses.prefer(solution);
         let answer = clauses.has_model(placed, excluded, conflicts);
         self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(clauses);
         answer
@@ -975,17 +978,19 @@ fn solved_within(puzzle: &Board, level: Level) -> bool {
     steps.by_ref().all(|step| step.technique().level() <= level) && steps.ending() == Some(Ending::Solved)
 }
 
-/// Whether `puzzle` (which `solution` solves) has no other solution, given
-/// that it has none with `solution`'s digits in every cell of `emptied`:
-/// another solution must differ from `solution` in one of those cells. For
-/// each cell in turn, a solution is looked for without `solution`'s digit
-/// there, the cells before it filled with `solution`'s digits: by a
-/// search, or, past [`QUICK_NODES`] of it, by `learned`. Each of those
-/// searches may take `proof_nodes` (nodes, or conflicts of `learned`); one
-/// that runs out answers `false`, as if it had found another solution.
+/// Whether `puzzle` (which the grid `solution` solves, its digits from 1
+/// row by row) has no other solution, given that it has none with
+/// `solution`'s digits in every cell of `emptied`: another solution must
+/// differ from `solution` in one of those cells. For each cell in turn, a
+/// solution is looked for without `solution`'s digit there, the cells
+/// before it filled with `solution`'s digits: by a search, or, past
+/// [`QUICK_NODES`] of it, by clause learning (`learned`'s, where there is
+/// one). Each of those searches may take `proof_nodes` (nodes, or
+/// conflicts of `learned`); one that runs out answers `false`, as if it had
+/// found another solution.
 fn unique_without(
     puzzle: &Board,
-    solution: &Board,
+    solution: &[u8],
     emptied: &[usize],
     learned: Option<&Learned>,
     proof_nodes: Option<u64>,
@@ -993,17 +998,17 @@ fn unique_without(
     let nodes = proof_nodes.unwrap_or(u64::MAX);
     let mut base = puzzle.clone();
     for (k, &cell) in emptied.iter().enumerate() {
-        let Some(digit) = solution.get(cell) else { return false };
+        let Some(&digit) = solution.get(cell).filter(|&&digit| digit != 0) else { return false };
         if let Some(other) = base.excluding(cell, digit) {
             // Whether another solution may exist: found, or not ruled out.
             let maybe = match (learned, proof_nodes) {
-                (None, None) => other.count_solutions(1) > 0,
+                (None, None) => has_other_solution(&other, solution),
                 (None, Some(_)) => other.count_solutions_within(1, Budget::nodes(nodes)) != (0, None),
                 (Some(learned), _) => match other.count_solutions_within(1, Budget::nodes(QUICK_NODES.min(nodes))) {
                     (0, Some(_)) => {
                         let givens = puzzle.cells().enumerate().filter_map(|(c, d)| Some((c, d?)));
-                        let before = emptied[..k].iter().filter_map(|&c| Some((c, solution.get(c)?)));
-                        learned.has_solution(givens.chain(before), (cell, digit), nodes) != Some(false)
+                        let before = emptied[..k].iter().map(|&c| (c, solution[c]));
+                        learned.has_solution(givens.chain(before), (cell, digit), solution, nodes) != Some(false)
                     }
                     (found, _) => found > 0,
                 },
@@ -1018,6 +1023,30 @@ fn unique_without(
         }
     }
     true
+}
+
+/// Whether `board`, a puzzle less a digit of the grid `solution` in one
+/// cell, has a solution: by a search, or past [`QUICK_NODES`] of it by
+/// clause learning that decides each cell toward `solution`'s digit. Near
+/// the edge of uniqueness a second solution is often `solution` with a
+/// few cells changed (an unavoidable set), which that finds soon after
+/// its first conflict; the searches that find none are proofs, which the
+/// order of the decisions changes little. The same puzzles come in up to
+/// a fifth less time on 25x25 boxes and 16x16 jigsaws, level on some grids
+/// (docs/performance.md, "Removal checks that head for the grid").
+fn has_other_solution(board: &Board, solution: &[u8]) -> bool {
+    match board.count_solutions_within(1, Budget::nodes(QUICK_NODES)) {
+        (0, Some(_)) => match board.settled_clauses() {
+            Ok(Some(mut clauses)) => {
+                clauses.prefer(solution);
+                clauses.count(1, &mut search::Meter::new(Budget::UNLIMITED)).0 > 0
+            }
+            // Rules that clause learning does not take: the search alone.
+            Ok(None) => board.count_solutions(1) > 0,
+            Err(()) => false,
+        },
+        (found, _) => found > 0,
+    }
 }
 
 /// The puzzles of a [`Generator`], one at a time. Built by

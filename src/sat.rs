@@ -232,6 +232,12 @@ impl Solver {
         }
     }
 
+    /// Sets the value variable `var` takes first when it is next decided
+    /// (until a later assignment saves another).
+    pub(crate) fn set_phase(&mut self, var: usize, value: bool) {
+        self.phase[var] = u8::from(value);
+    }
+
     /// Conflicts met so far, over every call to [`Solver::solve`].
     pub(crate) fn conflicts(&self) -> u64 {
         self.conflicts
