@@ -906,9 +906,14 @@ impl Peers {
 const LEARNED_SIDE: usize = 16;
 
 /// Nodes of the search that each removal check gets before it goes to
-/// [`Learned`]: enough for the second solutions found at once and the
-/// removals that propagation settles.
-const QUICK_NODES: u64 = 1_000;
+/// clause learning ([`Learned`], or [`has_other_solution`]'s): enough for
+/// the second solutions found at once and the removals that propagation
+/// settles. With clause learning heading for the grid, a longer search
+/// finds little that it would not find sooner: 100 rather than 1,000 made
+/// the same puzzles in up to a fifth less time (16x16 killers, 20x20
+/// boxes), level elsewhere (docs/performance.md, "Removal checks that
+/// head for the grid").
+const QUICK_NODES: u64 = 100;
 
 /// The clauses of one grid's empty board, for the removal checks that a
 /// short search leaves open. Every check of the grid asks about the same
