@@ -989,10 +989,10 @@ fn solved_within(puzzle: &Board, level: Level) -> bool {
 /// differ from `solution` in one of those cells. For each cell in turn, a
 /// solution is looked for without `solution`'s digit there, the cells
 /// before it filled with `solution`'s digits: by a search, or, past
-/// [`QUICK_NODES`] of it, by clause learning (`learned`'s, where there is
-/// one). Each of those searches may take `proof_nodes` (nodes, or
-/// conflicts of `learned`); one that runs out answers `false`, as if it had
-/// found another solution.
+/// [`QUICK_NODES`] of it, by clause learning (`learned`'s where there is
+/// one; without it, only where the checks are unbounded). Each of those
+/// searches may take `proof_nodes` (nodes, or conflicts of `learned`); one
+/// that runs out answers `false`, as if it had found another solution.
 fn unique_without(
     puzzle: &Board,
     solution: &[u8],
