@@ -906,7 +906,7 @@ impl Peers {
 const LEARNED_SIDE: usize = 16;
 
 /// Nodes of the search that each removal check gets before it goes to
-/// clause learning ([`Learned`], or [`has_other_solution`]'s): enough for
+/// clause learning ([`Learned`], or [`has_solution_near`]'s): enough for
 /// the second solutions found at once and the removals that propagation
 /// settles. With clause learning heading for the grid, a longer search
 /// finds little that it would not find sooner: 100 rather than 1,000 made
@@ -951,7 +951,7 @@ impl Learned {
     /// Whether the grid's rules have a solution with the digits of
     /// `placed` and without `excluded`'s; `None` when `conflicts` ran out
     /// first. The search heads for the grid `solution` (see
-    /// [`has_other_solution`]).
+    /// [`has_solution_near`]).
     fn has_solution(
         &self,
         placed: impl IntoIterator<Item = (usize, u8)>,
@@ -1007,14 +1007,16 @@ fn unique_without(
         if let Some(other) = base.excluding(cell, digit) {
             // Whether another solution may exist: found, or not ruled out.
             let maybe = match (learned, proof_nodes) {
-                (None, None) => has_other_solution(&other, solution),
                 (None, Some(_)) => other.count_solutions_within(1, Budget::nodes(nodes)) != (0, None),
-                (Some(learned), _) => match other.count_solutions_within(1, Budget::nodes(QUICK_NODES.min(nodes))) {
-                    (0, Some(_)) => {
-                        let givens = puzzle.cells().enumerate().filter_map(|(c, d)| Some((c, d?)));
-                        let before = emptied[..k].iter().map(|&c| (c, solution[c]));
-                        learned.has_solution(givens.chain(before), (cell, digit), solution, nodes) != Some(false)
-                    }
+                (learned, _) => match other.count_solutions_within(1, Budget::nodes(QUICK_NODES.min(nodes))) {
+                    (0, Some(_)) => match learned {
+                        Some(learned) => {
+                            let givens = puzzle.cells().enumerate().filter_map(|(c, d)| Some((c, d?)));
+                            let before = emptied[..k].iter().map(|&c| (c, solution[c]));
+                            learned.has_solution(givens.chain(before), (cell, digit), solution, nodes) != Some(false)
+                        }
+                        None => has_solution_near(&other, solution),
+                    },
                     (found, _) => found > 0,
                 },
             };
@@ -1031,26 +1033,23 @@ fn unique_without(
 }
 
 /// Whether `board`, a puzzle less a digit of the grid `solution` in one
-/// cell, has a solution: by a search, or past [`QUICK_NODES`] of it by
-/// clause learning that decides each cell toward `solution`'s digit. Near
-/// the edge of uniqueness a second solution is often `solution` with a
-/// few cells changed (an unavoidable set), which that finds soon after
-/// its first conflict; the searches that find none are proofs, which the
-/// order of the decisions changes little. The same puzzles come in up to
-/// a fifth less time on 25x25 boxes and 16x16 jigsaws, level on some grids
-/// (docs/performance.md, "Removal checks that head for the grid").
-fn has_other_solution(board: &Board, solution: &[u8]) -> bool {
-    match board.count_solutions_within(1, Budget::nodes(QUICK_NODES)) {
-        (0, Some(_)) => match board.settled_clauses() {
-            Ok(Some(mut clauses)) => {
-                clauses.prefer(solution);
-                clauses.count(1, &mut search::Meter::new(Budget::UNLIMITED)).0 > 0
-            }
-            // Rules that clause learning does not take: the search alone.
-            Ok(None) => board.count_solutions(1) > 0,
-            Err(()) => false,
-        },
-        (found, _) => found > 0,
+/// cell, has a solution, by clause learning that decides each cell toward
+/// `solution`'s digit. Near the edge of uniqueness a second solution is
+/// often `solution` with a few cells changed (an unavoidable set), which
+/// that finds soon after its first conflict; the searches that find none
+/// are proofs, which the order of the decisions changes little. The same
+/// puzzles come in up to a fifth less time on 25x25 boxes and 16x16
+/// jigsaws, level on some grids (docs/performance.md, "Removal checks
+/// that head for the grid").
+fn has_solution_near(board: &Board, solution: &[u8]) -> bool {
+    match board.settled_clauses() {
+        Ok(Some(mut clauses)) => {
+            clauses.prefer(solution);
+            clauses.count(1, &mut search::Meter::new(Budget::UNLIMITED)).0 > 0
+        }
+        // Rules that clause learning does not take: the search alone.
+        Ok(None) => board.count_solutions(1) > 0,
+        Err(()) => false,
     }
 }
 
