@@ -548,12 +548,17 @@ impl Nine {
     #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
     #[inline(always)]
     fn clear_peers_of(&mut self, new: u32, d: usize, b: usize, dirty: &mut u32) {
+        // The marks shifted in one digit at a time, highest first: with
+        // each mark at its own shift, the compiler gathered the nine tests
+        // in vector registers, whose moves and shuffles cost Intel cores
+        // more than the scalar chain (docs/performance.md, "The hard sets
+        // on an Intel host").
         let mut hit = 0;
-        for other in 0..9 {
+        for other in (0..9).rev() {
             let j = 3 * other + b;
             let before = self.cand[j];
             self.cand[j] = before & !new;
-            hit |= u32::from(before & new != 0) << (3 * other);
+            hit = hit << 3 | u32::from(before & new != 0);
         }
         *dirty |= hit << b;
         let columns = columns_to_band(band_to_columns(new));
