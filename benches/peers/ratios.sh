@@ -34,6 +34,11 @@ for _ in $(seq "$processes"); do
   # field after the name.
   awk 'NF == 11 && $2 ~ /^[0-9]+$/ { print $1, $10 }' "$rows.run" >> "$rows"
 done
+# The ratios depend on the processor (tdoku's vector code gains far more
+# on some than this engine does: docs/performance.md), so say which.
+if [[ -r /proc/cpuinfo ]]; then
+  echo "processor: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
+fi
 printf '%-34s %9s %7s %7s %7s\n' dataset processes lowest median highest
 for set in "${sets[@]}"; do
   awk -v set="$set" '$1 == set { print $2 }' "$rows" | sort -g | awk -v set="$set" '
