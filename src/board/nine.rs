@@ -111,8 +111,17 @@ const MINI_ROW_FIRSTS: u32 = 0x124_9249;
 
 /// How the band update finds the cells of a digit's band that fit a
 /// placement: through [`mini_rows`]'s shifts on any processor, or one
-/// `pext` where the processor has it.
+/// `pext` where the processor has it; and how the copy of the update for
+/// each gathers its marks.
 trait PlacementFits: Copy {
+    /// Whether [`Nine::clear_peers_of`] shifts its nine marks in one digit
+    /// at a time. Written as nine independent shifts, the compiler gathers
+    /// the nine tests in vector registers: 1 to 3% slower on Intel cores,
+    /// which run the copy compiled for BMI2, and 0 to 3% faster on Zen 1,
+    /// which runs the baseline copy (docs/performance.md, "The hard sets on
+    /// an Intel host" and "A Zen 1 host").
+    const MARKS_IN_ONE_CHAIN: bool;
+
     /// The cells of a band kept by [`ASSIGNMENTS`] over its mini-rows.
     fn fits(self, band: u32) -> u32;
 }
@@ -122,6 +131,8 @@ trait PlacementFits: Copy {
 struct Shifts;
 
 impl PlacementFits for Shifts {
+    const MARKS_IN_ONE_CHAIN: bool = false;
+
     #[inline]
     fn fits(self, band: u32) -> u32 {
         PERMUTATIONS[mini_rows(band)]
@@ -129,6 +140,8 @@ impl PlacementFits for Shifts {
 }
 
 impl PlacementFits for BitManipulation {
+    const MARKS_IN_ONE_CHAIN: bool = true;
+
     #[inline]
     fn fits(self, band: u32) -> u32 {
         PERMUTATIONS_BY_ROW[self.gather(band | band >> 1 | band >> 2, MINI_ROW_FIRSTS) as usize]
@@ -508,7 +521,7 @@ impl Nine {
     /// solves the rows left with one cell.
     #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
     #[inline(always)]
-    fn update(&mut self, fits: impl PlacementFits, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
+    fn update<F: PlacementFits>(&mut self, fits: F, i: usize, dirty: &mut u32) -> Result<(), Contradiction> {
         let (d, b) = (i / 3, i % 3);
         let band = self.placeable(fits, i)?;
         self.cand[i] = band;
@@ -520,7 +533,7 @@ impl Nine {
             return Ok(());
         }
         self.unsolved[b] &= !new;
-        self.clear_peers_of(new, d, b, dirty);
+        self.clear_peers_of::<F>(new, d, b, dirty);
         // The clearing took this digit-band pair's own cells too: give them back.
         self.cand[i] = band;
         *dirty &= !(1 << i);
@@ -547,18 +560,23 @@ impl Nine {
     /// into place once.
     #[expect(clippy::inline_always, reason = "part of `Nine::propagate_with`")]
     #[inline(always)]
-    fn clear_peers_of(&mut self, new: u32, d: usize, b: usize, dirty: &mut u32) {
-        // The marks shifted in one digit at a time, highest first: with
-        // each mark at its own shift, the compiler gathered the nine tests
-        // in vector registers, whose moves and shuffles cost Intel cores
-        // more than the scalar chain (docs/performance.md, "The hard sets
-        // on an Intel host").
+    fn clear_peers_of<F: PlacementFits>(&mut self, new: u32, d: usize, b: usize, dirty: &mut u32) {
         let mut hit = 0;
-        for other in (0..9).rev() {
-            let j = 3 * other + b;
-            let before = self.cand[j];
-            self.cand[j] = before & !new;
-            hit = hit << 3 | u32::from(before & new != 0);
+        if F::MARKS_IN_ONE_CHAIN {
+            // Highest digit first, so that each mark ends at its place.
+            for other in (0..9).rev() {
+                let j = 3 * other + b;
+                let before = self.cand[j];
+                self.cand[j] = before & !new;
+                hit = hit << 3 | u32::from(before & new != 0);
+            }
+        } else {
+            for other in 0..9 {
+                let j = 3 * other + b;
+                let before = self.cand[j];
+                self.cand[j] = before & !new;
+                hit |= u32::from(before & new != 0) << (3 * other);
+            }
         }
         *dirty |= hit << b;
         let columns = columns_to_band(band_to_columns(new));
@@ -1178,11 +1196,25 @@ mod tests {
         *state
     }
 
-    /// Propagation through `pext` and through shifts reaches the same board
-    /// from every start: the hard puzzles' first lines, parsed, and each
-    /// with every candidate of its branch cell assigned. On a processor
-    /// without the instructions only the shifts run, and this checks that
-    /// their answers are found at all.
+    /// [`Shifts`] with the marks of [`BitManipulation`]'s copy, so that
+    /// both ways of marking are compared on every processor.
+    #[derive(Clone, Copy)]
+    struct ShiftsMarkedInOneChain;
+
+    impl PlacementFits for ShiftsMarkedInOneChain {
+        const MARKS_IN_ONE_CHAIN: bool = true;
+
+        fn fits(self, band: u32) -> u32 {
+            Shifts.fits(band)
+        }
+    }
+
+    /// Propagation through `pext` and through shifts, and with the marks
+    /// of either copy, reaches the same board from every start: the hard
+    /// puzzles' first lines, parsed, and each with every candidate of its
+    /// branch cell assigned. On a processor without the instructions the
+    /// `pext` copy does not run, and the shifts' two ways of marking are
+    /// still compared.
     #[test]
     fn propagation_is_the_same_whichever_way_placements_are_fitted() {
         let text = include_str!("../../data/puzzles5_forum_hardest_1905_11+");
@@ -1193,6 +1225,16 @@ mod tests {
             let both = |board: &Nine, dirty: u32| {
                 let (mut shifted, mut gathered) = (board.clone(), board.clone());
                 let by_shifts = shifted.propagate_with(Shifts, dirty);
+                let mut chained = board.clone();
+                let by_chain = chained.propagate_with(ShiftsMarkedInOneChain, dirty);
+                assert_eq!(by_shifts.is_ok(), by_chain.is_ok(), "{line}");
+                if by_shifts.is_ok() {
+                    assert_eq!(
+                        (shifted.cand, shifted.unsolved, shifted.text),
+                        (chained.cand, chained.unsolved, chained.text),
+                        "{line}"
+                    );
+                }
                 if let Some(instructions) = BitManipulation::detect() {
                     let by_pext = instructions.run(|| gathered.propagate_with(instructions, dirty));
                     assert_eq!(by_shifts.is_ok(), by_pext.is_ok(), "{line}");
