@@ -35,9 +35,13 @@ for _ in $(seq "$processes"); do
   awk 'NF == 11 && $2 ~ /^[0-9]+$/ { print $1, $10 }' "$rows.run" >> "$rows"
 done
 # The ratios depend on the processor (tdoku's vector code gains far more
-# on some than this engine does: docs/performance.md), so say which.
+# on some than this engine does: docs/performance.md), so say which. A
+# virtual machine's model name can be as bare as "AMD EPYC", which the
+# family and model numbers tell apart (family 23 is Zen 1 and 2, 25 Zen 3
+# and 4, 26 Zen 5).
 if [[ -r /proc/cpuinfo ]]; then
-  echo "processor: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) cores"
+  field() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
+  echo "processor: $(field 'model name') (family $(field 'cpu family'), model $(field model)), $(nproc) cores"
 fi
 printf '%-34s %9s %7s %7s %7s\n' dataset processes lowest median highest
 for set in "${sets[@]}"; do
