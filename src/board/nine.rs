@@ -1225,7 +1225,6 @@ mod tests {
             let both = |board: &Nine, dirty: u32| {
                 let mut shifted = board.clone();
                 let by_shifts = shifted.propagate_with(Shifts, dirty).map(|()| shifted);
-                let fields = |board: &Nine| (board.cand, board.unsolved, board.text);
                 let same = |other: Result<Nine, Contradiction>| {
                     assert_eq!(by_shifts.as_ref().map(fields).ok(), other.as_ref().map(fields).ok(), "{line}");
                 };
